@@ -1,0 +1,49 @@
+// `agent-access serve`: run the service until SIGTERM or SIGINT.
+import { loadConfig } from '../config/load.ts';
+import { createLogger } from '../log.ts';
+import { startService } from '../server.ts';
+
+export async function serveCommand(): Promise<number> {
+  const config = loadConfig();
+  const logger = createLogger(config.log);
+  if (config.database.kind === 'sqlite' && config.env === 'production') {
+    logger.warn('running production on SQLite: one instance only; use PostgreSQL to run several');
+  }
+  const service = await startService(config, logger);
+  logger.info(
+    { listening: service.url, baseUrl: config.baseUrl, database: config.database.kind, limits: service.ctx.limits.kind },
+    'agent-access is ready',
+  );
+  process.stdout.write(
+    [
+      '',
+      `  Agent Access Service is running (${config.env}, ${config.database.kind === 'sqlite' ? `SQLite ${config.database.path}` : 'PostgreSQL'}).`,
+      `  Open              ${config.siteUrl}`,
+      `  MCP endpoint      ${config.baseUrl}/mcp   (point your MCP client here)`,
+      `  OAuth metadata    ${config.baseUrl}/.well-known/oauth-authorization-server`,
+      `  Press Ctrl-C to stop.`,
+      '',
+    ].join('\n') + '\n',
+  );
+
+  return new Promise<number>((resolve) => {
+    let signals = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals += 1;
+      if (signals > 1) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        resolve(1);
+        return;
+      }
+      service.stop(signal).then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

@@ -1,0 +1,71 @@
+// Every configuration variable the service reads, with its documented default.
+// This is the one place defaults live; `load.ts` parses the environment against it and the
+// README's configuration table is checked against it by a test.
+
+export type Variable = {
+  /** Default as the environment would spell it; undefined = unset unless given. */
+  default: string | undefined;
+  description: string;
+};
+
+export const variables = {
+  APP_ENV: {
+    default: 'development',
+    description:
+      '`development` or `production`. Production refuses the development conveniences: the demo identity provider, generated secrets, an http BASE_URL and an implicit database.',
+  },
+  PORT: { default: '3000', description: 'TCP port to listen on (1–65535).' },
+  HOST: { default: '127.0.0.1', description: 'Interface to listen on (`0.0.0.0` to accept remote connections).' },
+  BASE_URL: {
+    default: 'http://localhost:3000',
+    description: 'Public origin of the API (OAuth issuer, MCP endpoint `{BASE_URL}/mcp`). No path, query or trailing slash.',
+  },
+  SITE_URL: {
+    default: undefined,
+    description: 'Public origin of the site pages; defaults to BASE_URL. When its host differs, site routes answer on that host.',
+  },
+  APP_URL: {
+    default: 'https://app.example.com',
+    description: 'The platform web app that record links (`url`, `crm_url`) point to.',
+  },
+  DATABASE_URL: {
+    default: 'sqlite:./data/agent-access.db',
+    description: '`sqlite:<path>` (embedded, WAL mode) or `postgres://user@host:5432/db`. Must be set explicitly in production.',
+  },
+  DATABASE_POOL_MAX: { default: '10', description: 'PostgreSQL connections per instance.' },
+  REDIS_URL: {
+    default: undefined,
+    description: '`redis://host:6379` for limits and short caches shared by all instances; unset = in-process memory.',
+  },
+  LOG_LEVEL: { default: 'info', description: 'pino level: fatal, error, warn, info, debug, trace or silent.' },
+  LOG_FORMAT: {
+    default: undefined,
+    description: '`json` or `pretty`; unset = pretty when standard output is a terminal, JSON otherwise.',
+  },
+  DATA_DIR: { default: './data', description: 'Where development secrets (and the default SQLite file) are kept.' },
+  HASH_SECRET: {
+    default: undefined,
+    description:
+      'Key for the HMAC-SHA-256 hashes under which tokens, codes and client secrets are stored (≥ 32 chars). Generated under DATA_DIR in development; required in production.',
+  },
+  ENCRYPTION_KEY: {
+    default: undefined,
+    description:
+      'Key (base64 of 32 bytes) that encrypts secrets at rest, such as SSO client secrets. Generated under DATA_DIR in development; required in production.',
+  },
+  DEMO_IDP: {
+    default: undefined,
+    description: 'Mount the built-in demo identity provider (`true`/`false`); unset = on in development, off in production. Refused in production.',
+  },
+  GOOGLE_CLIENT_ID: { default: undefined, description: 'Google OAuth client id (sign-in with Google).' },
+  GOOGLE_CLIENT_SECRET: { default: undefined, description: 'Google OAuth client secret.' },
+  MICROSOFT_CLIENT_ID: { default: undefined, description: 'Microsoft Entra application id (sign-in with Microsoft).' },
+  MICROSOFT_CLIENT_SECRET: { default: undefined, description: 'Microsoft Entra client secret.' },
+  TRIAL_DAYS: { default: '14', description: 'Length of the trial license a self-serve sign-up starts.' },
+  SHUTDOWN_TIMEOUT_MS: {
+    default: '10000',
+    description: 'On SIGTERM/SIGINT, how long in-flight requests may finish before connections are closed.',
+  },
+} as const satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof variables;

@@ -1,0 +1,48 @@
+// Errors rendered in one place. Handlers throw typed errors; onError turns them into responses.
+// Unknown errors become a 500 with the request id and nothing internal (no message, no stack).
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './context.ts';
+
+export class HttpError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+  constructor(status: ContentfulStatusCode, code: string, description: string, headers: Record<string, string> = {}) {
+    super(description);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+/** Paths that speak JSON to programs rather than HTML to people. */
+export function isApiPath(path: string): boolean {
+  return /^\/(oauth|mcp|api|\.well-known|healthz|readyz)(\/|$)/.test(path);
+}
+
+export function jsonError(c: Context<AppEnv>, status: ContentfulStatusCode, code: string, description: string, headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  return c.json({ error: code, error_description: description }, status);
+}
+
+export function onError(error: Error, c: Context<AppEnv>) {
+  if (error instanceof HttpError) return jsonError(c, error.status, error.code, error.message, error.headers);
+  // Hono's own HTTPException (e.g. from body-limit) carries a ready response.
+  if ('getResponse' in error && typeof error.getResponse === 'function') return error.getResponse() as Response;
+  c.get('log').error({ err: error }, 'unhandled error');
+  const description = `An internal error occurred. Quote request id ${c.get('requestId')} when reporting it.`;
+  if (isApiPath(c.req.path)) return jsonError(c, 500, 'server_error', description);
+  return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><h1>Something went wrong</h1><p>${description}</p></body></html>`, 500);
+}
+
+export function notFound(c: Context<AppEnv>) {
+  if (isApiPath(c.req.path) || (c.req.header('accept') ?? '').includes('application/json')) {
+    return c.json({ error: 'not_found', error_description: `No resource at ${c.req.path}`, path: c.req.path }, 404);
+  }
+  return c.html(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1><p>Nothing lives at this address.</p><p><a href="/">Home</a></p></body></html>`,
+    404,
+  );
+}

@@ -1,0 +1,59 @@
+// Builds the running service from a config: store (migrated), limits, app, HTTP server, and a
+// graceful shutdown that stops accepting, lets in-flight requests finish, then closes the store.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import type { Config } from './config/load.ts';
+import { createApp } from './http/app.ts';
+import type { AppContext } from './http/context.ts';
+import { createLimits } from './limits/index.ts';
+import type { Logger } from './log.ts';
+import { migrateToLatest, openStore } from './store/database.ts';
+
+export type RunningService = {
+  ctx: AppContext;
+  server: Server;
+  url: string;
+  stop(reason?: string): Promise<void>;
+};
+
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const store = openStore(config.database);
+  try {
+    await migrateToLatest(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const limits = createLimits(config.redisUrl, logger);
+  const ctx: AppContext = { config, store, limits, logger };
+  const app = createApp(ctx);
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (reason = 'stop') => {
+    stopping ??= (async () => {
+      logger.info({ reason }, 'shutting down: no new connections, finishing in-flight requests');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => {
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing remaining connections');
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      force.unref();
+      await closed;
+      clearTimeout(force);
+      await Promise.allSettled([store.close(), limits.close()]);
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { ctx, server, url, stop };
+}

@@ -1,0 +1,77 @@
+// One store, two dialects. Dialect differences live here as capability flags, never as
+// `if (sqlite)` scattered through repositories.
+import { Kysely, sql } from 'kysely';
+import { Migrator, type MigrationResultSet } from 'kysely/migration';
+import type { DatabaseConfig } from '../config/load.ts';
+import type { Database } from './schema.ts';
+import { NodeSqliteDialect, openSqlite } from './sqlite.ts';
+import { createPostgresPool, postgresDialect } from './postgres.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export type Capabilities = {
+  /** Full-text search engine behind DocumentIndex. */
+  fullText: 'fts5' | 'tsvector';
+  /** Whether concurrent writers in one process run in parallel (pool) or one at a time. */
+  parallelWriters: boolean;
+};
+
+export type Store = {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  capabilities: Capabilities;
+  /** Resolves when the database answers a trivial query within the timeout, rejects otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type StoreOptions = { searchPath?: string };
+
+export function openStore(config: DatabaseConfig, options: StoreOptions = {}): Store {
+  if (config.kind === 'sqlite') {
+    const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
+    return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false });
+  }
+  const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax, searchPath: options.searchPath });
+  const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
+  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true });
+}
+
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities): Store {
+  let closed: Promise<void> | undefined;
+  return {
+    db,
+    dialect,
+    capabilities,
+    async ping(timeoutMs = 2000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(db), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close() {
+      closed ??= db.destroy();
+      return closed;
+    },
+  };
+}
+
+export class MigrationError extends Error {}
+
+/** Applies every pending migration. Idempotent; safe when several processes start at once. */
+export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new MigrationError(`migration ${failed ?? '(setup)'} failed: ${cause}`);
+  }
+  return result;
+}

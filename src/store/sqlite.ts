@@ -1,0 +1,61 @@
+// Kysely over node:sqlite (no native build). node:sqlite binds positional arguments, not arrays,
+// and exposes no `reader` flag, so a small adapter gives Kysely the interface it expects.
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+function toSqlite(value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return value as SQLInputValue;
+}
+
+class Statement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #stmt: StatementSync;
+  constructor(stmt: StatementSync) {
+    this.#stmt = stmt;
+    this.reader = stmt.columns().length > 0;
+  }
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#stmt.all(...parameters.map(toSqlite));
+  }
+  run(parameters: ReadonlyArray<unknown>) {
+    return this.#stmt.run(...parameters.map(toSqlite));
+  }
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#stmt.iterate(...parameters.map(toSqlite));
+  }
+}
+
+/** Opens the file in WAL mode. Durable across process crashes (kill -9); see README "Storage". */
+export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5000 });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA foreign_keys = ON');
+  const prepareSync = db.prepare.bind(db);
+  const prepare = (sql: string) => new Statement(prepareSync(sql));
+  return Object.assign(db, { prepare }) as unknown as DatabaseSync & SqliteDatabase;
+}
+
+// Write transactions take the write lock at BEGIN (IMMEDIATE), so two processes on one file wait
+// for each other (busy timeout) instead of failing a read-to-write upgrade with SQLITE_BUSY.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+export class NodeSqliteDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.#database });
+  }
+}
