@@ -28,6 +28,23 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
     down = false;
   });
 
+  // Right after start the client is still connecting; with the offline queue off a command would
+  // fail at once, so the first operations wait (bounded) for the connection to settle either way.
+  const settled = (): Promise<void> => {
+    if (!['wait', 'connecting', 'connect'].includes(client.status)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off('ready', done);
+        client.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2500);
+      client.once('ready', done);
+      client.once('error', done);
+    });
+  };
+
   const limiter = (rule: RateRule) => {
     const insurance = memoryRateLimiter(rule, `${prefix}fallback:`).raw;
     const shared = new RateLimiterRedis({
@@ -37,11 +54,17 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
       duration: rule.durationSeconds,
       insuranceLimiter: insurance,
     });
-    return { consume: (key: string, cost = 1) => consumeWith(() => shared.consume(key, cost)) };
+    return {
+      consume: async (key: string, cost = 1) => {
+        await settled();
+        return consumeWith(() => shared.consume(key, cost));
+      },
+    };
   };
 
   const cache: Cache = {
     async get(key) {
+      await settled();
       try {
         return (await client.get(`${prefix}c:${key}`)) ?? undefined;
       } catch {
@@ -49,6 +72,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
       }
     },
     async set(key, value, ttlSeconds) {
+      await settled();
       try {
         await client.set(`${prefix}c:${key}`, value, 'EX', Math.max(1, Math.ceil(ttlSeconds)));
       } catch {
@@ -56,6 +80,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
       }
     },
     async delete(key) {
+      await settled();
       try {
         await client.del(`${prefix}c:${key}`);
       } catch {
@@ -69,6 +94,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
     limiter,
     cache,
     async health() {
+      await settled();
       try {
         await client.ping();
         return 'ok';

@@ -3,7 +3,7 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
 function toSqlite(value: unknown): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -49,11 +49,22 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+// SQLite runs DDL inside transactions. Saying so makes Kysely's migrator wrap each run in one
+// (BEGIN IMMEDIATE above), which serialises processes that start on the same file at once.
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 export class NodeSqliteDialect extends SqliteDialect {
   readonly #database: SqliteDatabase;
   constructor(database: SqliteDatabase) {
     super({ database });
     this.#database = database;
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver({ database: this.#database });

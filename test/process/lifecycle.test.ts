@@ -1,0 +1,121 @@
+// The service as an operator runs it: a real process, started, probed and stopped by signal; and
+// the embedded database under several processes and a kill -9.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
+import { childEnv, MAIN } from '../support/cli.ts';
+import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
+import { freePort } from '../support/service.ts';
+
+const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
+
+function start(args: string[], env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, args, { env: childEnv(env) });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitFor(url: string, deadlineMs: number): Promise<Response> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function lines(child: ChildProcessWithoutNullStreams, count: number): Promise<string[]> {
+  const got: string[] = [];
+  let buffer = '';
+  return new Promise((resolve) => {
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop() ?? '';
+      got.push(...parts);
+      if (got.length >= count) resolve(got);
+    });
+    child.on('close', () => resolve(got));
+  });
+}
+
+describe('the service process', () => {
+  for (const dialect of dialectsUnderTest()) {
+    it(`should serve /healthz on ${dialect}, then stop cleanly on SIGTERM`, async () => {
+      const database = await createTestDatabase(dialect);
+      const port = await freePort();
+      const proc = start([MAIN, 'serve'], { PORT: String(port), BASE_URL: `http://localhost:${port}`, DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-p-')) });
+      try {
+        // Generous deadline on a shared machine; the issue's 5 s is what `npm start` shows an operator.
+        const res = await waitFor(`http://127.0.0.1:${port}/healthz`, 20_000);
+        assert.equal(res.status, 200);
+        assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+        proc.child.kill('SIGTERM');
+        assert.equal(await proc.exited, 0, proc.output());
+        assert.match(proc.output(), /"msg":"stopped"/);
+        assert.match(proc.output(), new RegExp(`MCP endpoint\\s+http://localhost:${port}/mcp`));
+      } finally {
+        proc.child.kill('SIGKILL');
+        await database.drop();
+      }
+    });
+  }
+
+  it('should create the SQLite file and stop on SIGINT (Ctrl-C)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
+    const port = await freePort();
+    const proc = start([MAIN, 'serve'], { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'sub', 'x.db')}`, DATA_DIR: dir });
+    try {
+      assert.equal((await waitFor(`http://127.0.0.1:${port}/healthz`, 20_000)).status, 200);
+      const db = new DatabaseSync(join(dir, 'sub', 'x.db'));
+      assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
+      db.close();
+      proc.child.kill('SIGINT');
+      assert.equal(await proc.exited, 0, proc.output());
+    } finally {
+      proc.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the embedded database under several processes', () => {
+  it('should keep one SQLite file intact when two processes migrate and write at once', async () => {
+    const database = await createTestDatabase('sqlite');
+    const writers = ['a', 'b'].map((tag) => start([WRITER, database.url, '150', tag], {}));
+    const codes = await Promise.all(writers.map((w) => w.exited));
+    assert.deepEqual(codes, [0, 0], writers.map((w) => w.output()).join('\n'));
+    const db = new DatabaseSync(database.config.kind === 'sqlite' ? database.config.path : '');
+    assert.equal((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+    assert.equal((db.prepare('select count(*) as n from organizations').get() as { n: number }).n, 300);
+    db.close();
+    await database.drop();
+  });
+
+  it('should lose nothing that was committed when a writer is killed with -9', async () => {
+    const database = await createTestDatabase('sqlite');
+    const proc = start([WRITER, database.url, '100000', 'k'], {});
+    const committed = await lines(proc.child, 201);
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+    const ids = committed.filter((l) => l.startsWith('org_'));
+    assert.ok(ids.length >= 200, `writer printed only ${ids.length} ids: ${proc.output()}`);
+    const db = new DatabaseSync(database.config.kind === 'sqlite' ? database.config.path : '');
+    assert.equal((db.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+    const present = db.prepare('select id from organizations where id = ?');
+    const missing = ids.filter((id) => !present.get(id));
+    assert.deepEqual(missing, []);
+    db.close();
+    await database.drop();
+  });
+});
