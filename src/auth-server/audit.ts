@@ -1,0 +1,19 @@
+// Writes an audit event with the request's address and user agent. An audit write that fails is
+// logged, never turned into a failed OAuth response.
+import type { Context } from 'hono';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import { recordAuditEvent, type AuditEvent } from '../store/audit-events.ts';
+import { clientIp } from './http/rate-limits.ts';
+
+export async function audit(ctx: AppContext, c: Context<AppEnv> | undefined, event: AuditEvent): Promise<void> {
+  try {
+    await recordAuditEvent(ctx.store.db, {
+      ...event,
+      ip: event.ip ?? (c ? clientIp(c) : null),
+      userAgent: event.userAgent ?? c?.req.header('user-agent') ?? null,
+    });
+  } catch (error) {
+    (c?.get('log') ?? ctx.logger).error({ err: error, kind: event.kind }, 'audit event not recorded');
+  }
+  (c?.get('log') ?? ctx.logger).info({ audit: event.kind, clientId: event.clientId, userId: event.userId, ...event.detail }, 'audit');
+}

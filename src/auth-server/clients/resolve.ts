@@ -1,0 +1,12 @@
+// One way to find a client by client_id: a registered row, or a metadata document (fetched on demand).
+import type { AppContext } from '../../http/context.ts';
+import { findClient, type OAuthClient } from '../../store/oauth-clients.ts';
+import { metadataDocumentUrl, resolveMetadataDocumentClient } from './metadata-document.ts';
+
+/** The client, or undefined when unknown. Metadata-document failures throw ClientMetadataError. */
+export async function resolveClient(ctx: AppContext, clientId: string): Promise<OAuthClient | undefined> {
+  if (clientId.length > 2048) return undefined;
+  const url = metadataDocumentUrl(ctx, clientId);
+  if (url) return resolveMetadataDocumentClient(ctx, url);
+  return findClient(ctx.store.db, clientId);
+}

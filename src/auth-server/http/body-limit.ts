@@ -1,0 +1,24 @@
+// Request bodies on /oauth/* are small forms and JSON (AS-63: ≤ 64 KB). The limit is enforced
+// while reading — a declared Content-Length over it is refused before any byte is read — so a
+// client announcing a huge body can neither make the endpoint buffer it nor hold it waiting.
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv } from '../../http/context.ts';
+import { InvalidRequest } from '../errors.ts';
+import { localErrorPage } from '../authorize/respond.ts';
+
+export const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+
+export function oauthBodyLimit(): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize: MAX_OAUTH_BODY_BYTES,
+    onError: (c) => {
+      const description = `The request body is larger than ${MAX_OAUTH_BODY_BYTES} bytes`;
+      // The consent form is a page a person submitted; the other endpoints speak JSON (RFC 6749 §5.2).
+      if (c.req.path.startsWith('/oauth/consent')) return localErrorPage(c, new InvalidRequest(description));
+      c.header('Cache-Control', 'no-store');
+      c.header('Connection', 'close');
+      return c.json({ error: 'invalid_request', error_description: description }, 413);
+    },
+  });
+}

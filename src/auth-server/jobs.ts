@@ -1,0 +1,56 @@
+// Periodic housekeeping: remove abandoned clients (AS-64, P12: registrations unused for
+// OAUTH_CLIENT_TTL_DAYS, a lease renewed on every use), expired codes and pending requests, and
+// grace-window responses past their window. Started by the service; the timer never holds the process.
+import type { AppContext } from '../http/context.ts';
+import { recordAuditEvent } from '../store/audit-events.ts';
+import { now } from '../store/ids.ts';
+import { deleteCodesExpiredBefore } from '../store/oauth-codes.ts';
+import { clearGraceResponses } from '../store/oauth-grants.ts';
+import { deletePendingRequestsExpiredBefore } from '../store/oauth-pending-requests.ts';
+
+export const JOB_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Deletes dynamic and metadata-document clients unused since the cutoff that have no grant used since then. */
+export async function collectAbandonedClients(ctx: AppContext, at: number = now()): Promise<string[]> {
+  const cutoff = at - ctx.config.oauth.clientTtlDays * 24 * 3600 * 1000;
+  const db = ctx.store.db;
+  const abandoned = await db
+    .selectFrom('oauth_clients as c')
+    .select('c.client_id')
+    .where('c.kind', '!=', 'first_party')
+    .where('c.last_used_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null).where('g.last_used_at', '>=', cutoff))),
+    )
+    .limit(1000)
+    .execute();
+  const ids = abandoned.map((r) => r.client_id);
+  if (ids.length === 0) return [];
+  await db.deleteFrom('oauth_consents').where('client_id', 'in', ids).execute();
+  await db.deleteFrom('oauth_clients').where('client_id', 'in', ids).where('last_used_at', '<', cutoff).execute();
+  for (const clientId of ids) await recordAuditEvent(db, { kind: 'client_removed', clientId, detail: { reason: 'abandoned' } });
+  return ids;
+}
+
+export async function housekeeping(ctx: AppContext, at: number = now()): Promise<void> {
+  await collectAbandonedClients(ctx, at);
+  await deleteCodesExpiredBefore(ctx.store.db, at - 24 * 3600 * 1000);
+  await deletePendingRequestsExpiredBefore(ctx.store.db, at);
+  await clearGraceResponses(ctx.store.db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
+}
+
+/** Runs housekeeping every hour (and every `intervalMs` in tests); returns the stop function. */
+export function startOAuthJobs(ctx: AppContext, intervalMs: number = JOB_INTERVAL_MS): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    housekeeping(ctx)
+      .catch((error: unknown) => ctx.logger.error({ err: error }, 'oauth housekeeping failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

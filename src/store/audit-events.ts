@@ -1,0 +1,69 @@
+// The audit log: who did what to which client, append only.
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from './schema.ts';
+import { newId, now } from './ids.ts';
+
+export type AuditKind =
+  | 'client_registered'
+  | 'consent_granted'
+  | 'consent_denied'
+  | 'tokens_issued'
+  | 'tokens_refreshed'
+  | 'code_replay_detected'
+  | 'rt_reuse_detected'
+  | 'grant_revoked'
+  | 'token_revoked'
+  | 'client_removed'
+  | 'sign_in_refused';
+
+export type AuditEvent = {
+  kind: AuditKind;
+  orgId?: string | null;
+  userId?: string | null;
+  clientId?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+  ip?: string | null;
+  userAgent?: string | null;
+};
+
+export type StoredAuditEvent = Required<Omit<AuditEvent, 'detail'>> & { id: string; detail: Record<string, unknown>; createdAt: number };
+
+export async function recordAuditEvent(db: Kysely<Database>, e: AuditEvent): Promise<void> {
+  const at = now();
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: newId('aud', at),
+      org_id: e.orgId ?? null,
+      user_id: e.userId ?? null,
+      client_id: e.clientId ?? null,
+      kind: e.kind,
+      detail: JSON.stringify(e.detail ?? {}),
+      ip: e.ip ?? null,
+      user_agent: e.userAgent?.slice(0, 300) ?? null,
+      created_at: at,
+    })
+    .execute();
+}
+
+const Detail = z.record(z.string(), z.unknown());
+
+export async function listAuditEvents(db: Kysely<Database>, filter: { kind?: AuditKind; clientId?: string; orgId?: string } = {}): Promise<StoredAuditEvent[]> {
+  let q = db.selectFrom('audit_events').selectAll();
+  if (filter.kind) q = q.where('kind', '=', filter.kind);
+  if (filter.clientId) q = q.where('client_id', '=', filter.clientId);
+  if (filter.orgId) q = q.where('org_id', '=', filter.orgId);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1000).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind as AuditKind,
+    orgId: r.org_id,
+    userId: r.user_id,
+    clientId: r.client_id,
+    detail: Detail.parse(JSON.parse(r.detail)),
+    ip: r.ip,
+    userAgent: r.user_agent,
+    createdAt: r.created_at,
+  }));
+}

@@ -1,0 +1,212 @@
+// End to end with the official MCP client SDK's OAuth support and real Chromium: a 401 from /mcp →
+// discovery (protected-resource and AS metadata) → dynamic registration → authorize → demo sign-in →
+// consent → code → token (RFC 9207 iss validated by the SDK) → an MCP call → refresh → revoke, for a public and a
+// confidential client, and once for a client ID metadata document served locally (driven without
+// the SDK there: the SDK accepts only https metadata-document URLs).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { createTokenVerifier } from '../../src/auth-server/index.ts';
+import { freePort, startTestService, type TestService } from '../support/service.ts';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+
+/** The smallest provider the SDK needs: everything in memory. */
+class MemoryProvider implements OAuthClientProvider {
+  info: StoredOAuthClientInformation | undefined;
+  saved: StoredOAuthTokens | undefined;
+  verifier = '';
+  discovery: OAuthDiscoveryState | undefined;
+  authorizationUrl: URL | undefined;
+  readonly #redirect: string;
+  readonly #metadata: Partial<OAuthClientMetadata>;
+  constructor(redirect: string, metadata: Partial<OAuthClientMetadata>) {
+    this.#redirect = redirect;
+    this.#metadata = metadata;
+  }
+  get redirectUrl() {
+    return this.#redirect;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'E2E client', redirect_uris: [this.#redirect], ...this.#metadata };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  // SEP-2352: lets the SDK bind the callback leg to the authorization server it discovered.
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+}
+
+describe('OAuth end to end with the MCP client SDK and Chromium', () => {
+  let service: TestService;
+  let browser: Browser;
+  const domain = `e2e-${randomBytes(3).toString('hex')}.example`;
+
+  before(async () => {
+    service = await startTestService();
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  /** Drives the browser from the authorization URL to the client's callback; returns the callback URL. */
+  async function signInAndApprove(authorizationUrl: URL, callbackOrigin: string, email: string, onConsent?: (text: string) => void): Promise<URL> {
+    const context = await browser.newContext();
+    try {
+      let callback: string | undefined;
+      await context.route(`${callbackOrigin}/**`, (route) => {
+        callback = route.request().url();
+        return route.fulfill({ status: 200, contentType: 'text/plain', body: 'done' });
+      });
+      const page = await context.newPage();
+      await page.goto(authorizationUrl.href);
+      await page.waitForURL(/\/signin\?/);
+      await page.click('#signin-google');
+      await page.waitForURL(/\/demo-idp\//);
+      await page.fill('input[type=email]', email);
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/oauth\/consent\?request=/);
+      assert.match((await page.textContent('main')) ?? '', /Unverified application/);
+      assert.match((await page.textContent('main')) ?? '', /this computer/, 'the loopback warning');
+      onConsent?.((await page.textContent('main')) ?? '');
+      await page.click('button[value=approve]');
+      await page.waitForURL((url) => url.href.startsWith(callbackOrigin));
+      assert.ok(callback, 'the browser reached the client callback');
+      return new URL(callback);
+    } finally {
+      await context.close();
+    }
+  }
+
+  async function fullFlow(metadata: Partial<OAuthClientMetadata>, email: string) {
+    const serverUrl = `${service.baseUrl}/mcp`;
+    const callbackOrigin = `http://127.0.0.1:${await freePort()}`;
+    const provider = new MemoryProvider(`${callbackOrigin}/callback`, metadata);
+
+    // Discovery from a 401: the transport's first request is refused, the SDK follows WWW-Authenticate.
+    const firstTry = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });
+    await assert.rejects(new Client({ name: 'e2e', version: '1.0.0' }).connect(firstTry), UnauthorizedError);
+    assert.ok(provider.info?.client_id, 'registered dynamically');
+    const authorizationUrl = provider.authorizationUrl;
+    assert.ok(authorizationUrl);
+    assert.equal(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(authorizationUrl.searchParams.get('resource'), serverUrl);
+
+    const callback = await signInAndApprove(authorizationUrl, callbackOrigin, email);
+    assert.ok(callback.searchParams.get('code'));
+    assert.equal(callback.searchParams.get('iss'), service.baseUrl);
+    assert.equal(callback.searchParams.get('state'), authorizationUrl.searchParams.get('state'));
+    // finishAuth validates iss (RFC 9207) before redeeming the code.
+    await firstTry.finishAuth(callback.searchParams);
+    const first = provider.saved;
+    assert.ok(first?.access_token && first.refresh_token);
+
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
+    const tools = await client.listTools();
+    assert.ok(tools.tools.some((t) => t.name === 'list_meetings'), 'an authorized MCP call');
+    await client.close();
+    const verifier = createTokenVerifier(service.ctx);
+    const call = await verifier.verify(first.access_token);
+    assert.ok(call.ok);
+    assert.equal(call.auth.clientId, provider.info?.client_id);
+
+    // With tokens saved, auth() refreshes (rotation: a new refresh token).
+    assert.equal(await auth(provider, { serverUrl }), 'AUTHORIZED');
+    const second = provider.saved;
+    assert.ok(second?.access_token && second.refresh_token);
+    assert.notEqual(second.refresh_token, first.refresh_token);
+    assert.ok((await verifier.verify(second.access_token)).ok);
+
+    // RFC 7009 revoke, authenticated the way the client registered.
+    const body = new URLSearchParams({ token: second.refresh_token, token_type_hint: 'refresh_token' });
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    const secret = provider.info?.client_secret;
+    if (secret) headers.authorization = `Basic ${btoa(`${provider.info?.client_id}:${secret}`)}`;
+    else body.set('client_id', provider.info?.client_id ?? '');
+    const revoked = await fetch(`${service.baseUrl}/oauth/revoke`, { method: 'POST', headers, body });
+    assert.equal(revoked.status, 200);
+    assert.equal((await createTokenVerifier(service.ctx).verify(second.access_token)).ok, false, 'revoked everywhere within the cache bound');
+    return provider;
+  }
+
+  test('a public client (none): discovery, registration, sign-in, consent, token, call, refresh, revoke', async () => {
+    const provider = await fullFlow({ token_endpoint_auth_method: 'none' }, `first@${domain}`);
+    assert.equal(provider.info?.client_secret, undefined);
+  });
+
+  test('a confidential client (client_secret_basic): the same flow with the SDK’s Basic authentication', async () => {
+    const provider = await fullFlow({ token_endpoint_auth_method: 'client_secret_basic' }, `second@${domain}`);
+    assert.match(provider.info?.client_secret ?? '', /^acs_/);
+  });
+
+  test('a client ID metadata document served from a local server: sign-in, consent showing its host, token, refresh, revoke', async () => {
+    const docs = createServer((req, res) => {
+      res.writeHead(req.url === '/client.json' ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.end(req.url === '/client.json' ? document : '');
+    });
+    await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+    const clientId = `http://localhost:${(docs.address() as AddressInfo).port}/client.json`;
+    const callbackOrigin = `http://127.0.0.1:${await freePort()}`;
+    const document = JSON.stringify({ client_id: clientId, client_name: 'Metadata document client', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' });
+    const cimd = await startTestService({ env: { CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: 'true' } });
+    try {
+      const verifier = randomBytes(32).toString('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const redirectUri = `${callbackOrigin}/callback`;
+      const authorizationUrl = new URL(`${cimd.baseUrl}/oauth/authorize`);
+      for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'cimd', scope: 'mcp', resource: `${cimd.baseUrl}/mcp` })) {
+        authorizationUrl.searchParams.set(k, v);
+      }
+      let consentText = '';
+      const callback = await signInAndApprove(authorizationUrl, callbackOrigin, `cimd@${domain}`, (t) => (consentText = t));
+      assert.match(consentText, /Metadata document client/);
+      assert.ok(consentText.includes(new URL(clientId).host), 'the consent page names the document host');
+      assert.equal(callback.searchParams.get('iss'), cimd.baseUrl);
+      const token = async (fields: Record<string, string>) => {
+        const res = await fetch(`${cimd.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, ...fields }) });
+        return { status: res.status, body: (await res.json()) as Record<string, string> };
+      };
+      const first = await token({ grant_type: 'authorization_code', code: callback.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: redirectUri });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.ok((await createTokenVerifier(cimd.ctx).verify(first.body.access_token ?? '')).ok);
+      const second = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token ?? '' });
+      assert.equal(second.status, 200);
+      const revoked = await fetch(`${cimd.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, token: second.body.refresh_token ?? '' }) });
+      assert.equal(revoked.status, 200);
+      assert.equal((await createTokenVerifier(cimd.ctx).verify(second.body.access_token ?? '')).ok, false);
+    } finally {
+      await cimd.close();
+      await new Promise<void>((resolve) => docs.close(() => resolve()));
+    }
+  });
+});
