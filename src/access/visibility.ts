@@ -1,0 +1,99 @@
+// The access policy (domain.md "Who sees what") as SQL predicates. Every repository query for
+// tool data composes one of these, so a row the caller may not see never leaves the database.
+import { sql, type RawBuilder } from 'kysely';
+import type { Principal } from './principal.ts';
+
+type Bool = RawBuilder<boolean>;
+
+const col = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
+const FALSE: Bool = sql<boolean>`1 = 0`;
+
+function inList(expr: RawBuilder<unknown>, values: string[]): Bool {
+  if (values.length === 0) return FALSE;
+  return sql<boolean>`${expr} in (${sql.join(values)})`;
+}
+
+/** The meeting ids whose participants include the caller's email ("attended"). */
+function attendedIds(p: Principal): RawBuilder<unknown> {
+  return sql`(select pa.meeting_id from participants pa where pa.org_id = ${p.orgId} and pa.email = ${p.email})`;
+}
+
+/** User ids of members of the teams the caller manages (sub-teams included), as an IN list. */
+function managedMemberIds(p: Principal): RawBuilder<unknown> {
+  if (p.managedMemberIds) return p.managedMemberIds.length ? sql`(${sql.join(p.managedMemberIds)})` : sql`(select null where 1 = 0)`;
+  return sql`(select tm.user_id from team_members tm where tm.org_id = ${p.orgId} and tm.team_id in (${sql.join(p.managedTeamIds)}))`;
+}
+
+/** Meetings (list and metadata): admin all; manager own + attended + managed members'; member own + attended; viewer attended. */
+export function meetingVisible(p: Principal, alias = 'm'): Bool {
+  const org = sql<boolean>`${col(alias, 'org_id')} = ${p.orgId}`;
+  if (p.role === 'admin') return org;
+  const attended = sql<boolean>`${col(alias, 'id')} in ${attendedIds(p)}`;
+  if (p.role === 'viewer') return sql<boolean>`(${org} and ${attended})`;
+  const own = sql<boolean>`${col(alias, 'owner_id')} = ${p.userId}`;
+  if (p.role === 'manager' && p.managedTeamIds.length > 0) {
+    return sql<boolean>`(${org} and (${own} or ${attended} or ${col(alias, 'owner_id')} in ${managedMemberIds(p)}))`;
+  }
+  return sql<boolean>`(${org} and (${own} or ${attended}))`;
+}
+
+/** Whether the caller attended a meeting (for the restrict-details rule), as a selectable expression. */
+export function attendedExpr(p: Principal, alias = 'm'): RawBuilder<number> {
+  return sql<number>`case when ${col(alias, 'id')} in ${attendedIds(p)} then 1 else 0 end`;
+}
+
+/**
+ * Meeting details (notes, transcript, agent results): as the meeting itself, but when the org
+ * restricts details to participants, only meetings the caller attended (admins excepted).
+ */
+export function meetingDetailsAllowed(p: Principal, attended: boolean): boolean {
+  return p.role === 'admin' || !p.restrictMeetingDetails || attended;
+}
+
+/**
+ * Ids of the meetings a non-admin sees, as a UNION of index lookups (owner, attendance, managed
+ * members) rather than one OR over every meeting of the org: deal visibility starts here.
+ */
+function visibleMeetingIds(p: Principal): RawBuilder<unknown> {
+  const parts = [
+    sql`select pa.meeting_id as id from participants pa where pa.org_id = ${p.orgId} and pa.email = ${p.email}`,
+    ...(p.role === 'viewer' ? [] : [sql`select mo.id from meetings mo where mo.org_id = ${p.orgId} and mo.owner_id = ${p.userId}`]),
+    ...(p.role === 'manager' && p.managedTeamIds.length > 0 ? [sql`select mm.id from meetings mm where mm.org_id = ${p.orgId} and mm.owner_id in ${managedMemberIds(p)}`] : []),
+  ];
+  return sql`(${sql.join(parts, sql` union `)})`;
+}
+
+/** Deals: admin all; manager own + managed members' + linked to a visible meeting; member own + linked; viewer linked to attended. */
+export function dealVisible(p: Principal, alias = 'd'): Bool {
+  const org = sql<boolean>`${col(alias, 'org_id')} = ${p.orgId}`;
+  if (p.role === 'admin') return org;
+  const linked = sql<boolean>`${col(alias, 'id')} in (select vm.deal_id from meetings vm where vm.org_id = ${p.orgId} and vm.deal_id is not null and vm.id in ${visibleMeetingIds(p)})`;
+  if (p.role === 'viewer') return sql<boolean>`(${org} and ${linked})`;
+  const own = sql<boolean>`${col(alias, 'owner_id')} = ${p.userId}`;
+  if (p.role === 'manager' && p.managedTeamIds.length > 0) {
+    return sql<boolean>`(${org} and (${own} or ${col(alias, 'owner_id')} in ${managedMemberIds(p)} or ${linked}))`;
+  }
+  return sql<boolean>`(${org} and (${own} or ${linked}))`;
+}
+
+/** Agents: org-visible + teams the caller belongs to + own personal ones (every role). */
+export function agentVisible(p: Principal, alias = 'a'): Bool {
+  return sql<boolean>`(${col(alias, 'org_id')} = ${p.orgId} and (${col(alias, 'visibility')} = 'org'
+    or (${col(alias, 'visibility')} = 'team' and ${inList(col(alias, 'team_id'), p.teamIds)})
+    or (${col(alias, 'visibility')} = 'personal' and ${col(alias, 'owner_id')} = ${p.userId})))`;
+}
+
+/** Reports: org-visible + own; members, managers and admins add their teams'; managers add managed teams'. */
+export function reportVisible(p: Principal, alias = 'r'): Bool {
+  const teams = p.role === 'viewer' ? [] : [...new Set([...p.teamIds, ...(p.role === 'manager' ? p.managedTeamIds : [])])];
+  return sql<boolean>`(${col(alias, 'org_id')} = ${p.orgId} and (${col(alias, 'visibility')} = 'org'
+    or ${col(alias, 'owner_id')} = ${p.userId}
+    or (${col(alias, 'visibility')} = 'team' and ${inList(col(alias, 'team_id'), teams)})))`;
+}
+
+/** Teams: every team of the org, except viewers, who see their own teams only. */
+export function teamVisible(p: Principal, alias = 't'): Bool {
+  const org = sql<boolean>`${col(alias, 'org_id')} = ${p.orgId}`;
+  if (p.role !== 'viewer') return org;
+  return sql<boolean>`(${org} and ${inList(col(alias, 'id'), p.teamIds)})`;
+}

@@ -1,0 +1,72 @@
+// POST /mcp: the MCP endpoint. Around the SDK's handler (both protocol eras, stateless) we put,
+// in order: CORS, method, Origin/Host, body size, bearer token → principal, per-user and
+// per-client rate limits. Everything the tools see comes from the verified token.
+import { Hono } from 'hono';
+import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import type { TokenVerifier } from '../access/auth-info.ts';
+import type { Principal } from '../access/principal.ts';
+import { mcpCors } from './http/cors.ts';
+import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
+import { authenticate } from './http/bearer.ts';
+import { buildServer, serverInstructions } from './server.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. */
+export const USER_RATE = { name: 'mcp-user', points: 120, durationSeconds: 60 };
+export const CLIENT_RATE = { name: 'mcp-client', points: 1200, durationSeconds: 60 };
+
+const jsonError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error, error_description: description }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv> {
+  const { config } = ctx;
+  const policy = originPolicy(config);
+  const instructions = serverInstructions(config.siteUrl);
+  // The principal travels from the bearer check to the factory with the AuthInfo object the SDK passes through.
+  const principals = new WeakMap<SdkAuthInfo, Principal>();
+  const deps = { store: ctx.store, appUrl: config.appUrl, siteUrl: config.siteUrl, cursorKey: config.secrets.hash, logger: ctx.logger };
+  const handler = createMcpHandler(
+    ({ authInfo }) => {
+      const principal = authInfo ? principals.get(authInfo) : undefined;
+      if (!principal) throw new Error('MCP request reached the server without an authenticated principal');
+      return buildServer(deps, principal, instructions);
+    },
+    { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => ctx.logger.warn({ err: error }, 'mcp request rejected') },
+  );
+  const userLimiter = ctx.limits.limiter(USER_RATE);
+  const clientLimiter = ctx.limits.limiter(CLIENT_RATE);
+
+  const app = new Hono<AppEnv>();
+  app.use('/mcp', mcpCors());
+
+  // Stateless serving: no SSE stream to resume and no session to delete.
+  app.on(['GET', 'DELETE'], '/mcp', () => jsonError(405, 'method_not_allowed', 'This MCP endpoint is stateless: send JSON-RPC messages with POST.', { Allow: 'POST, OPTIONS' }));
+
+  app.post('/mcp', async (c) => {
+    const refusedOrigin = refuseOriginOrHost(policy, c.req.header('origin'), c.req.header('host'));
+    if (refusedOrigin) return jsonError(403, 'forbidden_origin', refusedOrigin);
+
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (Number.isFinite(length) && length > MAX_BODY_BYTES) return jsonError(413, 'payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+
+    const result = await authenticate({ header: c.req.header('authorization'), verifier, store: ctx.store, baseUrl: config.baseUrl });
+    if (!('ok' in result)) {
+      return jsonError(result.status, result.error, result.description, result.challenge ? { 'WWW-Authenticate': result.challenge } : {});
+    }
+    const { auth, principal } = result;
+
+    for (const [limiter, key] of [[userLimiter, `${principal.orgId}:${principal.userId}`], [clientLimiter, auth.clientId]] as const) {
+      const decision = await limiter.consume(key);
+      if (!decision.allowed) {
+        const seconds = Math.max(1, decision.retryAfterSeconds);
+        return jsonError(429, 'rate_limited', `Too many requests; retry after ${seconds} s.`, { 'Retry-After': String(seconds) });
+      }
+    }
+
+    const sdkAuth: SdkAuthInfo = { token: auth.token, clientId: auth.clientId, scopes: auth.scopes, expiresAt: auth.expiresAt, resource: new URL(auth.resource) };
+    principals.set(sdkAuth, principal);
+    return handler.fetch(c.req.raw, { authInfo: sdkAuth });
+  });
+  return app;
+}

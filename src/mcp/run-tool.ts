@@ -1,0 +1,40 @@
+// The one boundary every tool call passes: parse the arguments (a bad field is a tool error that
+// names it), run the handler, check the result against the output schema, and turn every failure
+// into a safe isError result. Database errors and stack traces stop here.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition } from './define-tool.ts';
+import { InvalidArgument, ToolError, toolErrorResult, Unavailable } from './errors.ts';
+
+export type ToolLog = { error(obj: object, msg: string): void };
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length ? issue.path.join('.') : '(arguments)';
+  if (issue.code === 'unrecognized_keys') return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  return `"${path}": ${issue.message}`;
+}
+
+export function invalidArguments(tool: ToolDefinition, error: z.ZodError): InvalidArgument {
+  const problems = error.issues.slice(0, 5).map(describeIssue).join('; ');
+  const known = tool.inputSchema instanceof z.ZodObject ? Object.keys(tool.inputSchema.shape).join(', ') : '';
+  return new InvalidArgument(`Invalid arguments for ${tool.name}: ${problems}.`, `Fix the named field and call ${tool.name} again.${known ? ` Accepted arguments: ${known}.` : ''}`);
+}
+
+export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolContext, log?: ToolLog): Promise<CallToolResult> {
+  try {
+    const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw invalidArguments(tool, parsed.error);
+    const output = await tool.handler(parsed.data, ctx);
+    const checked = tool.outputSchema.safeParse(output.structured);
+    if (!checked.success) {
+      log?.error({ tool: tool.name, issues: checked.error.issues.slice(0, 3) }, 'tool output does not match its outputSchema');
+      throw new Unavailable(`${tool.name} could not build a valid result.`, 'This is a server defect; retrying will not help. Try other arguments or another tool.', false);
+    }
+    const structured = checked.data as Record<string, unknown>;
+    return { content: [{ type: 'text', text: output.text ?? JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    if (error instanceof ToolError) return toolErrorResult(error);
+    log?.error({ tool: tool.name, err: error }, 'tool failed');
+    return toolErrorResult(new Unavailable(`${tool.name} failed because of a temporary server problem.`, 'Retry in a few seconds; if it keeps failing, try narrower arguments.'));
+  }
+}

@@ -1,0 +1,24 @@
+// Transcript segments of one (already visibility-checked) meeting: pages in index order through
+// the primary key (org_id, meeting_id, idx), never the whole transcript unless searching.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { TranscriptSegmentsTable } from './schema.ts';
+
+export type SegmentFilter = { fromMs?: number; toMs?: number; participantIds?: number[]; speakerLabels?: string[] };
+
+export async function segmentsPage(db: Kysely<Database>, orgId: string, meetingId: string, fromIdx: number, f: SegmentFilter, limit: number): Promise<TranscriptSegmentsTable[]> {
+  let q = db.selectFrom('transcript_segments').selectAll().where('org_id', '=', orgId).where('meeting_id', '=', meetingId).where('idx', '>=', fromIdx);
+  if (f.fromMs !== undefined) q = q.where('start_ms', '>=', f.fromMs);
+  if (f.toMs !== undefined) q = q.where('start_ms', '<', f.toMs);
+  if (f.participantIds || f.speakerLabels) {
+    const ids = f.participantIds ?? [];
+    const labels = f.speakerLabels ?? [];
+    q = q.where((eb) => eb.or([...(ids.length ? [eb('participant_id', 'in', ids)] : []), ...(labels.length ? [eb('speaker', 'in', labels)] : []), ...(ids.length || labels.length ? [] : [sql<boolean>`1 = 0`])]));
+  }
+  return q.orderBy('idx').limit(limit).execute();
+}
+
+/** Every segment of the meeting (for text search with context); a meeting has at most a few thousand. */
+export async function allSegments(db: Kysely<Database>, orgId: string, meetingId: string): Promise<TranscriptSegmentsTable[]> {
+  return db.selectFrom('transcript_segments').selectAll().where('org_id', '=', orgId).where('meeting_id', '=', meetingId).orderBy('idx').execute();
+}

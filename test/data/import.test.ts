@@ -1,0 +1,114 @@
+// NDJSON import: validated row by row, bad rows reported with file and line, each file all or
+// nothing, idempotent by id, and the imported records readable through the tools.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
+import type { Store } from '../../src/store/database.ts';
+import { createOrganization } from '../../src/store/organizations.ts';
+import { createUser } from '../../src/store/users.ts';
+import { importDirectory } from '../../src/data/import.ts';
+import { principalFromAuth } from '../../src/access/principal.ts';
+import { runTool } from '../../src/mcp/run-tool.ts';
+import { findTool } from '../../src/mcp/tools/index.ts';
+
+const ndjson = (rows: unknown[]) => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';
+
+function writeDataset(dir: string): void {
+  const files: Record<string, unknown[]> = {
+    accounts: [{ id: 'acc-1', domain: 'Hooli.example', name: 'Hooli' }],
+    agents: [{ id: 'agt-card', name: 'Scorecard', category: 'coaching', type: 'scoring', scope: 'meeting', properties: [{ key: 'open', title: 'Opening', max_score: 5 }] }],
+    deals: [{ id: 'deal-1', account_id: 'acc-1', name: 'Hooli expansion', owner_email: 'rep@initech.example', stage: 'demo', status: 'open', amount: 50000, currency: 'usd', close_date: '2026-12-31', crm: { system: 'hubspot', opportunity_id: '42', url: 'https://app.hubspot.com/deal/42' } }],
+    meetings: [{ id: 'mtg-1', title: 'Hooli demo', start: '2026-11-10T15:00:00Z', end: '2026-11-10T16:00:00+00:00', status: 'completed', owner_email: 'rep@initech.example', deal_id: 'deal-1', account_id: 'acc-1', meeting_type: 'external', notes: { summary_md: 'Demo went well.' } }],
+    participants: [
+      { meeting_id: 'mtg-1', id: 1, email: 'rep@initech.example', name: 'Rita Rep', side: 'seller', talk_time_ms: 2000 },
+      { meeting_id: 'mtg-1', id: 2, email: 'gavin@hooli.example', name: 'Gavin Belson', side: 'buyer', company: 'Hooli', talk_time_ms: 3000 },
+    ],
+    transcript_segments: [
+      { meeting_id: 'mtg-1', idx: 0, start_ms: 0, end_ms: 2000, speaker: 'Rita Rep', participant_id: 1, text: 'Thanks for joining.' },
+      { meeting_id: 'mtg-1', idx: 1, start_ms: 2500, end_ms: 5500, speaker: 'Gavin Belson', participant_id: 2, text: 'Show me the forecasting view.' },
+    ],
+    agent_results: [{ agent_id: 'agt-card', meeting_id: 'mtg-1', status: 'ok', generated_at: '2026-11-10T16:10:00Z', properties: [{ key: 'open', title: 'Opening', result_md: 'Clear agenda.', score: 4, max_score: 5 }] }],
+    reports: [{ id: 'rpt-1', title: 'Week 45', type: 'weekly', period_start: '2026-11-03', period_end: '2026-11-09', generated_at: '2026-11-10T06:00:00Z', visibility: 'org', sections: [{ id: 'summary', title: 'Summary', markdown: 'All good.' }] }],
+  };
+  for (const [type, rows] of Object.entries(files)) writeFileSync(join(dir, `${type}.ndjson`), ndjson(rows));
+}
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`NDJSON import (${dialect})`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    let orgId: string;
+    let userId: string;
+    let dir: string;
+    before(async () => {
+      ({ store, cleanup } = await openTestStore(dialect));
+      const org = await createOrganization(store.db, { name: 'Initech', domains: ['initech.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } });
+      orgId = org.id;
+      userId = (await createUser(store.db, { orgId, email: 'rep@initech.example', name: 'Rita Rep', role: 'member' })).id;
+      dir = mkdtempSync(join(tmpdir(), 'aas-import-'));
+      writeDataset(dir);
+    });
+    after(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await cleanup();
+    });
+
+    const count = async (table: 'accounts' | 'deals' | 'meetings' | 'participants' | 'transcript_segments' | 'agent_results' | 'report_sections') =>
+      Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+
+    it('imports every file and is idempotent by id', async () => {
+      for (let round = 0; round < 2; round++) {
+        const reports = await importDirectory(store, orgId, dir);
+        const present = reports.filter((r) => r.status !== 'absent');
+        assert.ok(present.every((r) => r.status === 'imported'), JSON.stringify(present.filter((r) => r.status !== 'imported')));
+        assert.equal(await count('meetings'), 1);
+        assert.equal(await count('participants'), 2);
+        assert.equal(await count('transcript_segments'), 2);
+        assert.equal(await count('report_sections'), 1);
+      }
+      const m = await store.db.selectFrom('meetings').selectAll().where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      assert.equal(m.has_transcript, 1);
+      assert.equal(m.segment_count, 2);
+      assert.equal(m.owner_id, userId);
+    });
+
+    it('makes imported records readable through the tools', async () => {
+      const p = await principalFromAuth(store.db, { userId, orgId });
+      assert.ok(p.ok);
+      const result = await runTool(findTool('get_meeting_transcript')!, { meeting_id: 'mtg-1' }, { store, principal: p.principal, appUrl: 'https://app.example.com', cursorKey: 'k'.repeat(32), now: Date.now() });
+      assert.notEqual(result.isError, true);
+      assert.match(result.content[0]!.type === 'text' ? result.content[0]!.text : '', /\[00:00:02\] Gavin Belson \(buyer\): Show me the forecasting view\./);
+    });
+
+    it('rejects a file with bad rows whole, reporting each with file and line', async () => {
+      const bad = mkdtempSync(join(tmpdir(), 'aas-import-bad-'));
+      try {
+        writeFileSync(
+          join(bad, 'deals.ndjson'),
+          ndjson([
+            { id: 'deal-2', account_id: 'acc-1', name: 'Fine', owner_email: 'rep@initech.example', stage: 'demo', status: 'open', amount: 1, currency: 'USD', close_date: '2026-12-01' },
+            { id: 'deal-3', account_id: 'acc-1', name: 'Negative', owner_email: 'rep@initech.example', stage: 'demo', status: 'open', amount: -5, currency: 'USD', close_date: '2026-12-01' },
+            '{"id": "deal-4", broken',
+            '',
+            { id: 'deal-5', account_id: 'acc-404', name: 'Orphan', owner_email: 'ghost@initech.example', stage: 'demo', status: 'open', amount: 1, currency: 'USD', close_date: '2026-12-01' },
+          ]),
+        );
+        const before = await count('deals');
+        const reports = await importDirectory(store, orgId, bad);
+        const deals = reports.find((r) => r.type === 'deals')!;
+        assert.equal(deals.status, 'rejected');
+        assert.deepEqual(deals.issues.map((i) => i.line), [2, 3, 5]);
+        assert.ok(deals.issues.every((i) => i.file.endsWith('deals.ndjson')));
+        assert.match(deals.issues[0]!.message, /amount/);
+        assert.match(deals.issues[1]!.message, /JSON/);
+        assert.match(deals.issues[2]!.message, /ghost@initech\.example/);
+        assert.equal(await count('deals'), before, 'nothing of the rejected file is written');
+      } finally {
+        rmSync(bad, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialectsUnderTest } from '../../support/databases.ts';
+import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+
+type Item = { meeting_id: string; start: string };
+type Out = {
+  deal: { deal_id: string; crm_linked: boolean };
+  crm: { crm_linked: boolean; system: string; opportunity_id: string | null } | null;
+  meetings: { items: Item[]; next_cursor: string | null; has_more: boolean } | null;
+  upcoming_meetings: Item[] | null;
+  stakeholders: { people: { name: string; side: string; meetings_attended: number }[]; total: number } | null;
+  qualification_summary: { percent: number } | null;
+};
+type Deals = { deals: { deal_id: string; meeting_count: number; prospect_org: string }[] };
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`get_deal (${dialect})`, () => {
+    let s: Seeded;
+    let dealId: string;
+    before(async () => {
+      s = await seededStore(dialect);
+      const deals = ok<Deals>('get_deals', await s.call(EMAILS.mia, 'get_deals', { owner: 'me', has_upcoming_meeting: true }));
+      dealId = deals.deals[0]!.deal_id;
+    });
+    after(() => s.cleanup());
+
+    it('returns the deal with CRM block, meetings, upcoming meetings, stakeholders and qualification', async () => {
+      const out = ok<Out>('get_deal', await s.call(EMAILS.mia, 'get_deal', { deal_id: dealId }));
+      assert.equal(out.deal.deal_id, dealId);
+      assert.equal(out.crm!.crm_linked, out.deal.crm_linked);
+      assert.ok(out.meetings!.items.length > 0);
+      assert.ok(out.upcoming_meetings!.length > 0);
+      assert.ok(out.stakeholders!.people.some((p) => p.side === 'buyer'));
+      assert.ok(out.qualification_summary !== null);
+    });
+
+    it('pages completed meetings with meetings_cursor', async () => {
+      const first = ok<Out>('get_deal', await s.call(EMAILS.ada, 'get_deal', { deal_id: dealId, include: ['meetings'], meetings_limit: 1 }));
+      assert.equal(first.stakeholders, null);
+      const ids = first.meetings!.items.map((m) => m.meeting_id);
+      let cursor = first.meetings!.next_cursor;
+      while (cursor) {
+        const page = ok<Out>('get_deal', await s.call(EMAILS.ada, 'get_deal', { deal_id: dealId, include: ['meetings'], meetings_limit: 1, meetings_cursor: cursor }));
+        ids.push(...page.meetings!.items.map((m) => m.meeting_id));
+        cursor = page.meetings!.next_cursor;
+      }
+      assert.ok(ids.length >= 2);
+      assert.equal(new Set(ids).size, ids.length);
+    });
+
+    it('answers not_found for an unknown deal', async () => {
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'get_deal', { deal_id: 'deal_unknown' })), 'not_found');
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialectsUnderTest } from '../../support/databases.ts';
+import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+
+type Agent = { template_id: string; name: string; category: string; methodology: string | null; scope: string; read_with: string; visibility: string; properties: { key: string; max_score: number | null }[]; max_total_score: number | null };
+type Out = { agents: Agent[]; next_cursor: string | null; has_more: boolean };
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`list_agents (${dialect})`, () => {
+    let s: Seeded;
+    before(async () => {
+      s = await seededStore(dialect);
+    });
+    after(() => s.cleanup());
+
+    it('lists MEDDPICC, BANT and the call scorecard with ordered properties and max totals', async () => {
+      const out = ok<Out>('list_agents', await s.call(EMAILS.mia, 'list_agents'));
+      const meddpicc = out.agents.find((a) => a.methodology === 'MEDDPICC')!;
+      assert.equal(meddpicc.scope, 'deal');
+      assert.equal(meddpicc.read_with, 'get_qualification_results');
+      assert.deepEqual(meddpicc.properties.map((p) => p.key), ['metrics', 'economic_buyer', 'decision_criteria', 'decision_process', 'paper_process', 'identify_pain', 'champion', 'competition']);
+      assert.equal(meddpicc.max_total_score, 80);
+      const scorecard = out.agents.find((a) => a.name === 'Call Scorecard')!;
+      assert.equal(scorecard.read_with, 'agent_results');
+      assert.ok(out.agents.some((a) => a.methodology === 'BANT'));
+    });
+
+    it('shows team and personal agents only to their team and owner', async () => {
+      const mia = ok<Out>('list_agents', await s.call(EMAILS.mia, 'list_agents'));
+      assert.ok(mia.agents.some((a) => a.visibility === 'personal'), 'own personal agent');
+      assert.ok(mia.agents.some((a) => a.visibility === 'team'), 'own team agent');
+      const max = ok<Out>('list_agents', await s.call(EMAILS.max, 'list_agents'));
+      assert.ok(!max.agents.some((a) => a.visibility === 'personal'), 'a teammate\'s personal agent stays private');
+    });
+
+    it('filters by category and methodology and pages with a cursor', async () => {
+      const q = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { category: 'qualification', methodology: 'bant' }));
+      assert.deepEqual(q.agents.map((a) => a.methodology), ['BANT']);
+      const first = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { limit: 2 }));
+      assert.equal(first.has_more, true);
+      const second = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { limit: 2, cursor: first.next_cursor }));
+      assert.ok(!second.agents.some((a) => first.agents.some((b) => b.template_id === a.template_id)));
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'list_agents', { category: 'astrology' })), 'invalid_argument');
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialectsUnderTest } from '../../support/databases.ts';
+import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+
+type Meeting = { meeting_id: string; start: string; owner: { email: string | null }; prospect_org: string | null; deal_id: string | null; meeting_type: string; status: string; has_transcript: boolean; external_participants: unknown[]; external_participant_count: number; url: string };
+type Out = { meetings: Meeting[]; next_cursor: string | null; has_more: boolean; total: number | null; filters: { start: string; end: string; window: string }; scope: { user_email: string; role: string } };
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`list_meetings (${dialect})`, () => {
+    let s: Seeded;
+    before(async () => {
+      s = await seededStore(dialect);
+    });
+    after(() => s.cleanup());
+
+    it('lists the last 30 days by default, newest first, with the scope and window echoed', async () => {
+      const out = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings'));
+      assert.ok(out.meetings.length > 0);
+      assert.equal(out.filters.window, 'default: the last 30 days');
+      assert.equal(out.scope.user_email, EMAILS.ada);
+      assert.equal(out.scope.role, 'admin');
+      const starts = out.meetings.map((m) => Date.parse(m.start));
+      assert.deepEqual(starts, [...starts].sort((a, b) => b - a));
+      for (const m of out.meetings) {
+        assert.ok(Date.parse(m.start) >= Date.parse(out.filters.start) && Date.parse(m.start) < Date.parse(out.filters.end));
+        assert.ok(m.url.startsWith('https://app.example.com/meetings/'));
+        assert.ok(m.external_participants.length <= 8);
+      }
+    });
+
+    it('pages with a keyset cursor without gaps or repeats, and total matches', async () => {
+      const args = { range: 'this_quarter', limit: 7 };
+      const first = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', args));
+      const seen: string[] = first.meetings.map((m) => m.meeting_id);
+      let cursor = first.next_cursor;
+      while (cursor) {
+        const page = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { ...args, cursor }));
+        assert.equal(page.total, null);
+        seen.push(...page.meetings.map((m) => m.meeting_id));
+        cursor = page.next_cursor;
+      }
+      assert.equal(new Set(seen).size, seen.length);
+      assert.equal(seen.length, first.total);
+    });
+
+    it('filters by owner "me", meeting_type and has_transcript', async () => {
+      const out = ok<Out>('list_meetings', await s.call(EMAILS.mia, 'list_meetings', { owner: 'me', range: 'last_30_days', meeting_type: 'external', has_transcript: true }));
+      assert.ok(out.meetings.length > 0);
+      for (const m of out.meetings) {
+        assert.equal(m.owner.email, EMAILS.mia);
+        assert.equal(m.meeting_type, 'external');
+        assert.equal(m.has_transcript, true);
+      }
+    });
+
+    it('filters by prospect_org and deal_id', async () => {
+      const some = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { range: 'last_30_days', meeting_type: 'external' })).meetings[0]!;
+      const byOrg = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { start: '2025-11-20', end: '2026-11-18', prospect_org: `https://www.${some.prospect_org}/` }));
+      assert.ok(byOrg.meetings.length > 0 && byOrg.meetings.every((m) => m.prospect_org === some.prospect_org));
+      const byDeal = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { start: '2025-11-20', end: '2026-11-18', deal_id: some.deal_id }));
+      assert.ok(byDeal.meetings.some((m) => m.meeting_id === some.meeting_id));
+      assert.ok(byDeal.meetings.every((m) => m.deal_id === some.deal_id));
+    });
+
+    it('refuses a window over 366 days, range with start, and a cursor from another query', async () => {
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'list_meetings', { start: '2024-01-01', end: '2026-01-01' })), 'invalid_argument');
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'list_meetings', { start: '2026-01-01', range: 'today' })), 'invalid_argument');
+      const first = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { limit: 2 }));
+      assert.ok(first.next_cursor);
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'list_meetings', { limit: 2, status: 'completed', cursor: first.next_cursor })), 'invalid_argument');
+      assert.equal(errorCode(await s.call(EMAILS.max, 'list_meetings', { limit: 2, cursor: first.next_cursor })), 'invalid_argument');
+      assert.equal(errorCode(await s.call(EMAILS.ada, 'list_meetings', { limit: 2, cursor: 'garbage' })), 'invalid_argument');
+    });
+  });
+}
