@@ -1,0 +1,46 @@
+// One interface over the two full-text engines (architecture.md "search"). Writes are the same in
+// both dialects (plain inserts into document_chunks; the migration's triggers keep the index in
+// step), so an index only searches. The engine is chosen by the store's capability, once.
+import type { Store } from '../store/database.ts';
+import { fts5Index } from './fts5-index.ts';
+import { tsvectorIndex } from './tsvector-index.ts';
+import type { DocumentSource } from './schema.ts';
+import type { RetrievalQuery } from './retrieval-plan.ts';
+
+/** What the caller may see and which documents to look in; applied in SQL. */
+export type SearchScope = {
+  orgId: string;
+  /** Team-visible documents of these teams are included; org-visible ones always are. */
+  teamIds: string[];
+  sources?: DocumentSource[];
+  documentIds?: string[];
+};
+
+export type SearchHit = {
+  documentId: string;
+  chunkIndex: number;
+  heading: string;
+  text: string;
+  title: string;
+  url: string;
+  source: DocumentSource;
+  lastModified: number;
+  /** The engine's relevance, larger is better (bm25 negated for FTS5; ts_rank_cd for PostgreSQL). */
+  score: number;
+};
+
+export type DocumentIndex = {
+  /** Chunks in scope matching `query` (see retrieval-plan.ts), best first, at most `limit`. */
+  search(scope: SearchScope, query: RetrievalQuery, limit: number): Promise<SearchHit[]>;
+  /**
+   * For each group of alternative words, how many passages in scope contain any of them, counted up
+   * to `cap` (the weights need only tell rare from common words).
+   */
+  frequencies(scope: SearchScope, groups: string[][], cap: number): Promise<number[]>;
+  /** The query plan of `search` (EXPLAIN QUERY PLAN / EXPLAIN), one line per row, for checks and benches. */
+  explain(scope: SearchScope, query: RetrievalQuery, limit: number): Promise<string[]>;
+};
+
+export function documentIndex(store: Store): DocumentIndex {
+  return store.capabilities.fullText === 'fts5' ? fts5Index(store.db) : tsvectorIndex(store.db);
+}

@@ -1,0 +1,176 @@
+// ask_documents behaviour on both dialects: visibility, citations, size bounds, hostile input.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { askDocuments, AskDocumentsInput, AskDocumentsOutput, NOT_FOUND, renderAskDocuments } from '../../src/search/index.ts';
+import { dialectsUnderTest } from '../support/databases.ts';
+import { openSearchFixture, type SearchFixture } from './fixture.ts';
+
+const ask = (f: SearchFixture, principal: ReturnType<SearchFixture['member']>, input: Record<string, unknown>) =>
+  askDocuments(f.store, principal, AskDocumentsInput.parse(input));
+
+const HOSTILE = [
+  'discount" OR 1=1 --',
+  'NEAR(pricing discount, 2) AND NOT security',
+  'price* ^title:secret {heading body}: "unterminated',
+  "'; drop table documents; --",
+  '!!! ??? ... ***',
+  'the of and to a in',
+  '😀🔥🚀 pricing 💸',
+  'Ÿ̶̢̛o̴͇͝ Zalgo t̷e̶x̸t discount',
+  '价格 折扣 审批',
+  'ملخص التسعير',
+  'a\u0000b\u202eprice\uFEFF',
+  '-price | !discount & (approval) <-> security:*',
+  'discount '.repeat(440),
+  `${'x'.repeat(3990)}`,
+];
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`ask_documents (${dialect})`, () => {
+    let f: SearchFixture;
+    before(async () => {
+      f = await openSearchFixture(dialect);
+    });
+    after(() => f.cleanup());
+
+    it('should find a team-only document for a member of that team', async () => {
+      const team = f.northwind.teams[0]!;
+      const out = await ask(f, f.member([team.id]), { question: 'What accelerator applies above 100 percent of quota?' });
+      assert.equal(out.grounded, true);
+      assert.ok(out.citations.some((c) => c.title === `${team.name} Compensation Plan and Accelerators`), JSON.stringify(out.citations.map((c) => c.title)));
+    });
+
+    it('should never retrieve a team-only document for users outside the team or in another organization', async () => {
+      const team = f.northwind.teams[0]!;
+      const teamDocs = await f.store.db.selectFrom('documents').select('id').where('org_id', '=', f.northwind.orgId).where('team_id', '=', team.id).execute();
+      assert.ok(teamDocs.length > 0);
+      const hidden = new Set(teamDocs.map((d) => d.id));
+      const outsiders = [f.member([]), f.member([f.northwind.teams[1]!.id]), f.member([team.id], 'globex'), f.member([f.globex.teams[0]!.id], 'globex')];
+      const questions = ['Project Aurora accelerator', `${team.name} compensation plan accelerators`, `${team.name} territory plan`, 'commission SPIFF accelerator quota'];
+      for (const principal of outsiders) {
+        for (const question of questions) {
+          for (const mode of ['answer', 'passages']) {
+            const out = await ask(f, principal, { question, mode, top_k: 10 });
+            for (const c of out.citations) assert.ok(!hidden.has(c.document_id), `${principal.orgId} saw ${c.title}`);
+          }
+        }
+        // Naming the hidden documents explicitly does not help either.
+        const out = await ask(f, principal, { question: 'accelerator', document_ids: [...hidden] });
+        assert.equal(out.grounded, false);
+        assert.equal(out.documents_searched, 0);
+      }
+    });
+
+    it('should only ever cite documents of the caller’s own organization', async () => {
+      const globexIds = new Set((await f.store.db.selectFrom('documents').select('id').where('org_id', '=', f.globex.orgId).execute()).map((d) => d.id));
+      for (const question of ['discount approval', 'SOC 2 report', 'How do we win against Callwise?']) {
+        const nw = await ask(f, f.member(), { question, top_k: 10 });
+        assert.ok(nw.citations.length > 0);
+        for (const c of nw.citations) assert.ok(!globexIds.has(c.document_id));
+        const gx = await ask(f, f.member([], 'globex'), { question, top_k: 10 });
+        for (const c of gx.citations) assert.ok(globexIds.has(c.document_id));
+      }
+    });
+
+    it('should say not found, with no citations, when nothing matches', async () => {
+      const out = await ask(f, f.member(), { question: 'zebra migration patterns in the Serengeti' });
+      assert.equal(out.grounded, false);
+      assert.deepEqual(out.citations, []);
+      assert.ok(out.answer_md.startsWith(NOT_FOUND));
+      assert.ok(out.documents_searched > 100);
+    });
+
+    it('should number citations 1..n and cite only sentences that are in the cited passage', async () => {
+      const out = await ask(f, f.member(), { question: 'Who approves a discount above 20 percent?', top_k: 5 });
+      assert.equal(out.grounded, true);
+      assert.deepEqual(out.citations.map((c) => c.n), out.citations.map((_, i) => i + 1));
+      const lines = out.answer_md.split('\n').filter((l) => l.trim());
+      assert.ok(lines.length > 0);
+      for (const line of lines) {
+        const m = /^- (.+) \[(\d+)\]$/.exec(line);
+        assert.ok(m, `statement without a citation: ${line}`);
+        const citation = out.citations[Number(m[2]) - 1];
+        assert.ok(citation, `citation [${m[2]}] does not exist`);
+        const chunk = await f.store.db
+          .selectFrom('document_chunks')
+          .select('text')
+          .where('org_id', '=', f.northwind.orgId)
+          .where('document_id', '=', citation.document_id)
+          .where('idx', '=', citation.chunk_index)
+          .executeTakeFirstOrThrow();
+        assert.ok(chunk.text.includes(m[1]!.replace(/…$/, '')), `"${m[1]}" is not in passage [${m[2]}]`);
+        assert.ok(chunk.text.includes(citation.passage.replace(/^…|…$/g, '')), 'the passage is an excerpt of the chunk');
+      }
+      assert.match(out.answer_md, /regional VP of Sales/);
+    });
+
+    it('should return passages in passages mode and restrict to sources and document_ids', async () => {
+      const out = await ask(f, f.member(), { question: 'SOC 2 report', mode: 'passages', sources: ['highspot'] });
+      assert.equal(out.grounded, true);
+      assert.ok(out.citations.every((c) => c.source === 'highspot'));
+      const one = out.citations[0]!;
+      const only = await ask(f, f.member(), { question: 'SOC 2 report', document_ids: [one.document_id] });
+      assert.equal(only.documents_searched, 1);
+      assert.ok(only.citations.every((c) => c.document_id === one.document_id));
+    });
+
+    it('should stay within the size budget for the widest arguments', async () => {
+      // The tool result carries both the structured result and its text rendering.
+      const size = (out: Awaited<ReturnType<typeof askDocuments>>) => JSON.stringify(out).length + renderAskDocuments(out).length;
+      for (const mode of ['answer', 'passages']) {
+        const widest = await ask(f, f.member(f.northwind.teams.map((t) => t.id)), { question: 'Northwind Revenue Cloud plans, pricing and security', mode, top_k: 10, max_chars: 30000 });
+        assert.equal(widest.citations.length, 10);
+        assert.ok(size(widest) < 80_000, `never above 20,000 tokens (${size(widest)} chars)`);
+        AskDocumentsOutput.parse(widest);
+        const normal = await ask(f, f.member(), { question: 'pricing discount security coaching forecast', mode, top_k: 10 });
+        assert.ok(size(normal) < 32_000, `about 8,000 tokens by default (${size(normal)} chars)`);
+        const small = await ask(f, f.member(), { question: 'pricing discount security coaching forecast', mode, top_k: 10, max_chars: 1000 });
+        assert.ok(JSON.stringify(small).length < 12_000);
+      }
+    });
+
+    it('should never throw on hostile or odd questions', async () => {
+      for (const question of HOSTILE) {
+        for (const mode of ['answer', 'passages']) {
+          const out = await ask(f, f.member(), { question, mode });
+          AskDocumentsOutput.parse(out);
+          assert.ok(out.query_terms.length <= 24);
+        }
+      }
+      // Called directly with a question longer than the schema allows, it still answers.
+      const out = await askDocuments(f.store, f.member(), { question: 'discount approval '.repeat(5000), mode: 'answer', top_k: 5, max_chars: 12000 });
+      assert.equal(out.grounded, true);
+    });
+
+    it('should never throw on random unicode questions (property)', async () => {
+      const alphabet = fc.constantFrom('"', "'", '*', ':', '^', '(', ')', '-', '|', '&', '!', '<->', ' OR ', ' AND ', ' NEAR ', ' ', 'price', 'SOC', '😀', 'é', '\u0000', '\\');
+      const question = fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }), fc.array(alphabet, { minLength: 1, maxLength: 40 }).map((parts) => parts.join('')));
+      await fc.assert(
+        fc.asyncProperty(question, fc.constantFrom('answer', 'passages'), async (q, mode) => {
+          const parsed = AskDocumentsInput.safeParse({ question: q, mode });
+          if (!parsed.success) return; // blank after trimming: a tool error at the boundary
+          AskDocumentsOutput.parse(await askDocuments(f.store, f.member(), parsed.data));
+        }),
+        { numRuns: 150, seed: 20261121 },
+      );
+    });
+
+    it('should reject malformed arguments at the schema, naming the field', () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{}, 'question'],
+        [{ question: '   ' }, 'question'],
+        [{ question: 'x', top_k: 11 }, 'top_k'],
+        [{ question: 'x', mode: 'summary' }, 'mode'],
+        [{ question: 'x', sources: ['dropbox'] }, 'sources'],
+        [{ question: 'x', org_id: 'org_1' }, ''],
+      ];
+      for (const [input, field] of cases) {
+        const result = AskDocumentsInput.safeParse(input);
+        assert.equal(result.success, false, JSON.stringify(input));
+        if (field) assert.equal(result.error.issues[0]?.path[0], field);
+      }
+      assert.deepEqual(AskDocumentsInput.parse({ question: 'x' }), { question: 'x', mode: 'answer', top_k: 5, max_chars: 12000 });
+    });
+  });
+}

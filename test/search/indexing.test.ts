@@ -1,0 +1,198 @@
+// Writing documents: chunking by heading, replace and delete, batches, the demo corpus, and the
+// retrieval query's use of the full-text index — on both dialects.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { ZodError } from 'zod';
+import {
+  chunkMarkdown,
+  deleteDocument,
+  demoDocuments,
+  documentIndex,
+  indexDocument,
+  indexDocuments,
+  queryTerms,
+  seedDemoDocuments,
+} from '../../src/search/index.ts';
+import { planRetrieval } from '../../src/search/retrieval-plan.ts';
+import { createOrganization } from '../../src/store/organizations.ts';
+import type { Store } from '../../src/store/database.ts';
+import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
+
+const words = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i % 50}`).join(' ');
+const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+describe('chunkMarkdown', () => {
+  it('should split long sections into passages of at most 800 words under their heading', () => {
+    const body = `# Pricing\n\n${words(700)}.\n\n${words(700)}.\n\n# Security\n\n${words(1500, 'ipsum')}`;
+    const chunks = chunkMarkdown(body, 'Guide');
+    assert.ok(chunks.length >= 4);
+    for (const c of chunks) assert.ok(countWords(c.text) <= 800, `${countWords(c.text)} words`);
+    assert.deepEqual([...new Set(chunks.map((c) => c.heading))], ['Pricing', 'Security']);
+    assert.deepEqual(chunks.map((c) => c.index), chunks.map((_, i) => i));
+  });
+
+  it('should merge small neighbouring sections and keep their headings', () => {
+    const chunks = chunkMarkdown('## Terms\n\nNet 30 is standard.\n\n## Discounts\n\nAbove 20% needs the VP.', 'Pricing');
+    assert.equal(chunks.length, 1);
+    assert.equal(chunks[0]!.heading, 'Terms · Discounts');
+    assert.match(chunks[0]!.text, /^Net 30 is standard\.\n\n## Discounts\n\nAbove 20% needs the VP\.$/);
+  });
+
+  it('should use the title for text before the first heading, and give no chunks for an empty body', () => {
+    assert.equal(chunkMarkdown('Just text.', 'Memo')[0]!.heading, 'Memo');
+    assert.deepEqual(chunkMarkdown('  \n\n', 'Empty'), []);
+  });
+
+  it('should cut a paragraph with no punctuation at word boundaries', () => {
+    const chunks = chunkMarkdown(words(2000), 'Wall of text');
+    assert.ok(chunks.length >= 3);
+    for (const c of chunks) assert.ok(countWords(c.text) <= 800);
+    assert.equal(chunks.reduce((n, c) => n + countWords(c.text), 0), 2000);
+  });
+});
+
+describe('queryTerms', () => {
+  it('should keep only words, drop stop words and never pass operators through', () => {
+    assert.deepEqual(queryTerms('What is the "discount" AND/OR NEAR(approval)*?'), ['discount', 'near', 'approval']);
+    assert.deepEqual(queryTerms('😀 !!! the of'), []);
+    assert.ok(queryTerms('word '.repeat(100) + Array.from({ length: 100 }, (_, i) => `w${i}x`).join(' ')).length <= 24);
+  });
+});
+
+describe('planRetrieval', () => {
+  const t = (word: string, weight: number, known = true) => ({ words: [word], weight, known });
+  it('should ask for the minimal sets of words that reach half of the weight', () => {
+    // a=4 alone reaches half of 8; b+c=3 does not, b+c+d does.
+    assert.deepEqual(planRetrieval([t('a', 4), t('b', 1.5), t('c', 1.5), t('d', 1)], 0.5), [[['a']], [['b'], ['c'], ['d']]]);
+    assert.deepEqual(planRetrieval([t('a', 1), t('b', 1), t('c', 1)], 0.5), [[['a'], ['b']], [['a'], ['c']], [['b'], ['c']]]);
+  });
+  it('should give up when the words the documents contain can never reach half', () => {
+    assert.equal(planRetrieval([t('dress', 5, false), t('code', 4)], 0.5), null);
+    assert.deepEqual(planRetrieval([t('beat', 3, false), t('callwise', 3)], 0.5), [[['callwise']]]);
+  });
+  it('should fall back to any of the words when the combinations are too many', () => {
+    const many = Array.from({ length: 14 }, (_, i) => t(`w${i}`, 1));
+    assert.deepEqual(planRetrieval(many, 0.5), many.map((m) => [m.words]));
+  });
+});
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`document index (${dialect})`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+    let orgId: string;
+    const doc = (id: string, body: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      orgId,
+      title: `Doc ${id}`,
+      source: 'upload' as const,
+      url: `https://docs.example/${id}`,
+      lastModified: 1_700_000_000_000,
+      visibility: 'org' as const,
+      body,
+      ...extra,
+    });
+    const search = (terms: string[]) => documentIndex(store).search({ orgId, teamIds: [] }, terms.map((t) => [[t]]), 10);
+
+    before(async () => {
+      ({ store, cleanup } = await openTestStore(dialect));
+      orgId = (await createOrganization(store.db, { name: 'Index Co', domains: ['index.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+    });
+    after(() => cleanup());
+
+    it('should replace a document when it is indexed again with the same id', async () => {
+      await indexDocument(store, doc('r1', '# Old\n\nThe pelican policy.'));
+      assert.equal((await search(['pelican'])).length, 1);
+      await indexDocument(store, doc('r1', '# New\n\nThe flamingo policy.'));
+      assert.equal((await search(['pelican'])).length, 0);
+      const hits = await search(['flamingo']);
+      assert.deepEqual(hits.map((h) => [h.documentId, h.heading]), [['r1', 'New']]);
+    });
+
+    it('should remove a deleted document from the index', async () => {
+      await indexDocument(store, doc('del1', 'The cormorant clause.'));
+      assert.equal((await search(['cormorant'])).length, 1);
+      assert.equal(await deleteDocument(store, orgId, 'del1'), true);
+      assert.equal((await search(['cormorant'])).length, 0);
+      assert.equal(await deleteDocument(store, orgId, 'del1'), false);
+    });
+
+    it('should write many documents in batches, one transaction each', async () => {
+      const batches: number[] = [];
+      const body = (i: number) => `# Part A\n\nOstrich ${i}.\n\n# Part B\n\n${words(900)}`;
+      const perDocument = chunkMarkdown(body(0), 'x').length;
+      assert.ok(perDocument >= 2);
+      const result = await indexDocuments(
+        store,
+        Array.from({ length: 600 }, (_, i) => doc(`bulk${i}`, body(i))),
+        { onBatch: (done) => batches.push(done.documents) },
+      );
+      assert.deepEqual(batches, [250, 500, 600]);
+      assert.equal(result.documents, 600);
+      assert.equal(result.chunks, 600 * perDocument);
+      assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['ostrich']]], 1000)).length, 600);
+    });
+
+    it('should still find a visible passage ranked below hundreds of invisible ones', async () => {
+      // 600 better-matching passages of another team crowd the top of the index; the one visible
+      // passage must come back anyway (the search widens when the first pass is all invisible).
+      await indexDocuments(store, [
+        ...Array.from({ length: 600 }, (_, i) => doc(`crowd${i}`, `# Kestrel kestrel\n\nKestrel kestrel kestrel ${i}.`, { visibility: 'team', teamId: 'team_other' })),
+        doc('lonely', `# Notes\n\n${words(300)} and one kestrel.`),
+      ]);
+      const hits = await documentIndex(store).search({ orgId, teamIds: ['team_mine'] }, [[['kestrel']]], 10);
+      assert.deepEqual(hits.map((h) => h.documentId), ['lonely']);
+    });
+
+    it('should report a failed batch as a rejection, keeping the batches written before it', async () => {
+      const docs = [
+        ...Array.from({ length: 250 }, (_, i) => doc(`good${i}`, 'Puffin.')),
+        ...Array.from({ length: 5 }, (_, i) => ({ ...doc(`orphan${i}`, 'Puffin.'), orgId: 'org_does_not_exist' })),
+      ];
+      await assert.rejects(indexDocuments(store, docs));
+      assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['puffin']]], 1000)).length, 250);
+    });
+
+    it('should refuse a team-visible document without a team, and write nothing of that batch', async () => {
+      await assert.rejects(indexDocuments(store, [doc('ok1', 'Heron.'), doc('bad1', 'Heron.', { visibility: 'team' })]), ZodError);
+      assert.equal((await search(['heron'])).length, 0);
+    });
+
+    it('should seed the demo documents deterministically, some visible to one team only', async () => {
+      const teams = [{ id: 'team_a', name: 'Alpha' }, { id: 'team_b', name: 'Beta' }];
+      const first = [...demoDocuments(orgId, teams, { now: 1_800_000_000_000 })];
+      const second = [...demoDocuments(orgId, teams, { now: 1_800_000_000_000 })];
+      assert.deepEqual(first, second);
+      assert.equal(first.length, 150);
+      assert.equal(new Set(first.map((d) => d.id)).size, 150);
+      assert.equal(new Set(first.map((d) => d.title)).size, 150);
+      assert.ok(first.filter((d) => d.visibility === 'team').length >= 6);
+      const seeded = await seedDemoDocuments(store, orgId, teams, { now: 1_800_000_000_000 });
+      const again = await seedDemoDocuments(store, orgId, teams, { now: 1_800_000_000_000 });
+      assert.deepEqual(again, seeded);
+      assert.equal(seeded.documents, 150);
+      const more = [...demoDocuments(orgId, teams, { count: 1000 })];
+      assert.equal(new Set(more.map((d) => d.id)).size, 1000);
+    });
+
+    it('should answer the retrieval query from the full-text index', async () => {
+      // 2,000 more passages, each with its own rare word, so the planner has a reason to prefer the index.
+      await indexDocuments(store, Array.from({ length: 2000 }, (_, i) => doc(`plan${i}`, `Rare word zq${i}x and some common filler text.`)));
+      if (dialect === 'postgres') {
+        await sql`vacuum analyze document_chunks`.execute(store.db);
+        await sql`analyze documents`.execute(store.db);
+      }
+      const plan = (await documentIndex(store).explain({ orgId, teamIds: ['team_a'] }, [[['zq1234x']]], 30)).join('\n');
+      if (dialect === 'sqlite') {
+        // FTS5 answers MATCH from its index ("VIRTUAL TABLE INDEX …M…") and drives the joins: each
+        // match is looked up by rowid and primary key, never a scan of the organization's chunks.
+        assert.match(plan, /SCAN document_chunks_fts VIRTUAL TABLE INDEX \d+:\w*M/);
+        assert.match(plan, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        assert.match(plan, /SEARCH d USING INDEX \w+ \(org_id=\? AND id=\?\)/);
+      } else {
+        assert.match(plan, /Bitmap Index Scan on document_chunks_tsv_gin/);
+      }
+    });
+  });
+}
