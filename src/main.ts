@@ -3,12 +3,22 @@ import { ConfigError } from './config/load.ts';
 import { MigrationError } from './store/database.ts';
 import { migrateCommand } from './cli/migrate.ts';
 import { serveCommand } from './cli/serve.ts';
+import { orgsCommand } from './cli/orgs.ts';
+import { usersCommand } from './cli/users.ts';
+import { seedCommand } from './cli/seed.ts';
+import { importCommand } from './cli/import.ts';
+import { grantsCommand } from './cli/grants.ts';
 
 type Command = { summary: string; run: (args: string[]) => Promise<number> };
 
 const commands: Record<string, Command> = {
   serve: { summary: 'Run the service (migrates the database first). The default command.', run: serveCommand },
   migrate: { summary: 'Apply pending database migrations and exit.', run: migrateCommand },
+  seed: { summary: 'Load the demo dataset (--meetings N up to 1,000,000, --all-transcripts, --seed TEXT).', run: seedCommand },
+  import: { summary: 'Import NDJSON files (one per record type) into an organization: import DIR [--org DOMAIN].', run: importCommand },
+  orgs: { summary: 'Organizations: create, list, and configure SSO (orgs sso set).', run: orgsCommand },
+  users: { summary: 'Users of an organization: list, set-role, disable, enable.', run: usersCommand },
+  grants: { summary: 'Connected apps (OAuth grants): list, revoke.', run: grantsCommand },
 };
 
 function help(): string {

@@ -9,6 +9,7 @@ import type { AppContext } from './http/context.ts';
 import { createLimits } from './limits/index.ts';
 import type { Logger } from './log.ts';
 import { migrateToLatest, openStore } from './store/database.ts';
+import { startOAuthJobs } from './auth-server/index.ts';
 
 export type RunningService = {
   ctx: AppContext;
@@ -28,6 +29,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const limits = createLimits(config.redisUrl, logger);
   const ctx: AppContext = { config, store, limits, logger };
   const app = createApp(ctx);
+  // Abandoned-client collection and token housekeeping; the timer is unref'd.
+  const stopOAuthJobs = startOAuthJobs(ctx);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server)) as Server;
@@ -41,6 +44,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     stopping ??= (async () => {
       logger.info({ reason }, 'shutting down: no new connections, finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      stopOAuthJobs();
       server.closeIdleConnections();
       const force = setTimeout(() => {
         logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing remaining connections');

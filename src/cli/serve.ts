@@ -2,6 +2,7 @@
 import { loadConfig } from '../config/load.ts';
 import { createLogger } from '../log.ts';
 import { startService } from '../server.ts';
+import { demoAccountsText, seedOnFirstStart } from './seed.ts';
 
 export async function serveCommand(): Promise<number> {
   const config = loadConfig();
@@ -10,6 +11,12 @@ export async function serveCommand(): Promise<number> {
     logger.warn('running production on SQLite: one instance only; use PostgreSQL to run several');
   }
   const service = await startService(config, logger);
+  // The demo dataset loads in the background on a first development start; a stop signal aborts it.
+  const seeding = new AbortController();
+  const seeded = seedOnFirstStart(service.ctx, seeding.signal).catch((error: unknown) => {
+    logger.warn({ err: error }, 'demo dataset not (fully) loaded');
+    return false;
+  });
   logger.info(
     { listening: service.url, baseUrl: config.baseUrl, database: config.database.kind, limits: service.ctx.limits.kind },
     'agent-access is ready',
@@ -21,6 +28,7 @@ export async function serveCommand(): Promise<number> {
       `  Open              ${config.siteUrl}`,
       `  MCP endpoint      ${config.baseUrl}/mcp   (point your MCP client here)`,
       `  OAuth metadata    ${config.baseUrl}/.well-known/oauth-authorization-server`,
+      ...(config.env === 'development' ? [demoAccountsText()] : []),
       `  Press Ctrl-C to stop.`,
       '',
     ].join('\n') + '\n',
@@ -35,7 +43,8 @@ export async function serveCommand(): Promise<number> {
         resolve(1);
         return;
       }
-      service.stop(signal).then(
+      seeding.abort();
+      seeded.then(() => service.stop(signal)).then(
         () => resolve(0),
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');

@@ -62,6 +62,31 @@ export const variables = {
   MICROSOFT_CLIENT_ID: { default: undefined, description: 'Microsoft Entra application id (sign-in with Microsoft).' },
   MICROSOFT_CLIENT_SECRET: { default: undefined, description: 'Microsoft Entra client secret.' },
   TRIAL_DAYS: { default: '14', description: 'Length of the trial license a self-serve sign-up starts.' },
+  FREE_EMAIL_DOMAINS_ALLOWED: {
+    default: undefined,
+    description:
+      'Comma-separated email domains accepted for sign-in even though they are on the free-email-provider list (e.g. a company whose domain is listed by mistake).',
+  },
+  ACCESS_TOKEN_TTL_SECONDS: { default: '3600', description: 'Lifetime of an OAuth access token (60–86400 s; RFC 9700 wants short-lived, the target is ≤ 1 h).' },
+  AUTHORIZATION_CODE_TTL_SECONDS: { default: '60', description: 'Lifetime of an authorization code (10–600 s; OAuth 2.1 caps it at 10 min).' },
+  REFRESH_TOKEN_IDLE_TTL_SECONDS: { default: '2592000', description: 'A refresh token unused this long (30 days) is dead; each rotation renews it up to the absolute cap.' },
+  REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS: { default: '7776000', description: 'A grant and its refresh tokens end this long (90 days) after the user consented, whatever the use.' },
+  REFRESH_GRACE_SECONDS: { default: '30', description: 'Window (0–30 s) in which an identical retried refresh gets the same response instead of reuse detection.' },
+  OAUTH_CLIENT_TTL_DAYS: { default: '30', description: 'Registered (DCR or metadata-document) clients unused this many days are removed by a periodic job.' },
+  OAUTH_REGISTER_PER_HOUR: {
+    default: '600',
+    description: 'Client registrations per hour from one IP address (20× that across all addresses). High on purpose: hosted clients register from shared ranges.',
+  },
+  OAUTH_REQUESTS_PER_MINUTE: { default: '1200', description: 'Token and revocation requests per minute from one IP address, and separately per client_id.' },
+  CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: {
+    default: 'false',
+    description: 'Accept `http://localhost` client ID metadata documents (fetched without SSRF refusal of loopback) so tests can serve one. Refused in production.',
+  },
+  TRUSTED_PROXIES: {
+    default: undefined,
+    description:
+      'Comma-separated addresses or CIDR ranges (e.g. `10.0.0.0/8,::1`) of reverse proxies whose `X-Forwarded-For` names the client address used by rate limits and audit events; unset = none (the socket peer is the client, the header is ignored). Issuer and URLs never come from forwarded or Host headers.',
+  },
   SHUTDOWN_TIMEOUT_MS: {
     default: '10000',
     description: 'On SIGTERM/SIGINT, how long in-flight requests may finish before connections are closed.',

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { variables, type VariableName } from './defaults.ts';
 import { loadOrCreateDevSecrets } from './dev-secrets.ts';
+import { isCidr } from '../http/client-address.ts';
 
 export class ConfigError extends Error {
   readonly variable: string;
@@ -33,7 +34,21 @@ export type Config = {
   google: { clientId: string; clientSecret: string } | undefined;
   microsoft: { clientId: string; clientSecret: string } | undefined;
   trialDays: number;
+  /** Domains on the free-email list that sign-in accepts anyway (lower case). */
+  freeEmailDomainsAllowed: string[];
   shutdownTimeoutMs: number;
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty = none (AS-74). */
+  trustedProxies: string[];
+  oauth: {
+    accessTokenTtlSeconds: number;
+    codeTtlSeconds: number;
+    refreshIdleTtlSeconds: number;
+    refreshAbsoluteTtlSeconds: number;
+    refreshGraceSeconds: number;
+    clientTtlDays: number;
+    allowHttpLocalhostClientMetadata: boolean;
+    rateLimits: { registerPerHour: number; requestsPerMinute: number };
+  };
 };
 
 type Env = Record<string, string | undefined>;
@@ -117,7 +132,34 @@ const schemas = {
   MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
   MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
   TRIAL_DAYS: intIn(1, 365),
+  FREE_EMAIL_DOMAINS_ALLOWED: z
+    .string()
+    .regex(/^\s*[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*\s*$/i, 'expected comma-separated domains such as example.com,example.org')
+    .transform((v) => v.split(',').map((d) => d.trim().toLowerCase()))
+    .optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((v, ctx) => {
+      const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+      for (const entry of entries) {
+        if (!isCidr(entry)) {
+          ctx.addIssue({ code: 'custom', message: `expected comma-separated IP addresses or CIDR ranges such as 10.0.0.0/8,::1, got ${JSON.stringify(entry)}` });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    })
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: intIn(0, 120_000),
+  ACCESS_TOKEN_TTL_SECONDS: intIn(60, 86_400),
+  AUTHORIZATION_CODE_TTL_SECONDS: intIn(10, 600),
+  REFRESH_TOKEN_IDLE_TTL_SECONDS: intIn(60, 31_536_000),
+  REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS: intIn(60, 63_072_000),
+  REFRESH_GRACE_SECONDS: intIn(0, 30),
+  OAUTH_CLIENT_TTL_DAYS: intIn(1, 3650),
+  CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: boolText,
+  OAUTH_REGISTER_PER_HOUR: intIn(1, 1_000_000),
+  OAUTH_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
 } satisfies Record<VariableName, z.ZodType>;
 
 type Parsed = { [K in VariableName]: z.output<(typeof schemas)[K]> };
@@ -151,6 +193,9 @@ function refuseDevelopmentConveniences(p: Parsed, env: Env): void {
   if (!p.ENCRYPTION_KEY) throw new ConfigError('ENCRYPTION_KEY', 'is required with APP_ENV=production (generated secrets are for development only)');
   if (!p.BASE_URL.startsWith('https://')) throw new ConfigError('BASE_URL', 'must be https with APP_ENV=production');
   if (!env.DATABASE_URL) throw new ConfigError('DATABASE_URL', 'must be set explicitly with APP_ENV=production (the embedded default is for development)');
+  if (p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST) {
+    throw new ConfigError('CLIENT_METADATA_ALLOW_HTTP_LOCALHOST', 'http://localhost client metadata documents are a development convenience and are refused with APP_ENV=production');
+  }
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -189,6 +234,18 @@ export function loadConfig(env: Env = process.env): Config {
     google,
     microsoft,
     trialDays: p.TRIAL_DAYS,
+    freeEmailDomainsAllowed: p.FREE_EMAIL_DOMAINS_ALLOWED ?? [],
     shutdownTimeoutMs: p.SHUTDOWN_TIMEOUT_MS,
+    trustedProxies: p.TRUSTED_PROXIES ?? [],
+    oauth: {
+      accessTokenTtlSeconds: p.ACCESS_TOKEN_TTL_SECONDS,
+      codeTtlSeconds: p.AUTHORIZATION_CODE_TTL_SECONDS,
+      refreshIdleTtlSeconds: p.REFRESH_TOKEN_IDLE_TTL_SECONDS,
+      refreshAbsoluteTtlSeconds: p.REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS,
+      refreshGraceSeconds: p.REFRESH_GRACE_SECONDS,
+      clientTtlDays: p.OAUTH_CLIENT_TTL_DAYS,
+      allowHttpLocalhostClientMetadata: p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST,
+      rateLimits: { registerPerHour: p.OAUTH_REGISTER_PER_HOUR, requestsPerMinute: p.OAUTH_REQUESTS_PER_MINUTE },
+    },
   };
 }

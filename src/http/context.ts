@@ -16,5 +16,7 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     log: Logger;
+    /** The client's address (src/http/client-address.ts): X-Forwarded-For only from trusted proxies. */
+    clientAddress: string;
   };
 };

@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './context.ts';
+import { isStoreUnavailable } from '../store/errors.ts';
 
 export class HttpError extends Error {
   readonly status: ContentfulStatusCode;
@@ -31,6 +32,17 @@ export function onError(error: Error, c: Context<AppEnv>) {
   if (error instanceof HttpError) return jsonError(c, error.status, error.code, error.message, error.headers);
   // Hono's own HTTPException (e.g. from body-limit) carries a ready response.
   if ('getResponse' in error && typeof error.getResponse === 'function') return error.getResponse() as Response;
+  // The database is down or refusing: 503 + Retry-After in the path's own format, not a 500.
+  if (isStoreUnavailable(error)) {
+    c.get('log').warn({ err: error instanceof Error ? error.message : String(error) }, 'database unavailable');
+    const description = 'The service is temporarily unavailable; retry in a few seconds.';
+    c.header('Retry-After', '5');
+    c.header('Cache-Control', 'no-store');
+    // The authorization and consent endpoints are pages a person sees, not JSON APIs.
+    const browserPage = /^\/oauth\/(authorize|consent)(\/|$)/.test(c.req.path);
+    if (isApiPath(c.req.path) && !browserPage) return jsonError(c, 503, 'temporarily_unavailable', description);
+    return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Temporarily unavailable</title></head><body><h1>Temporarily unavailable</h1><p>${description}</p></body></html>`, 503);
+  }
   c.get('log').error({ err: error }, 'unhandled error');
   const description = `An internal error occurred. Quote request id ${c.get('requestId')} when reporting it.`;
   if (isApiPath(c.req.path)) return jsonError(c, 500, 'server_error', description);

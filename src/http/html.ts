@@ -29,16 +29,17 @@ export type PageOptions = {
   noindex?: boolean;
   /** Override the default CSP (e.g. a consent form that posts then redirects off-site). */
   csp?: string;
+  /** Site navigation, rendered in a <header> landmark before <main>. */
+  header?: Html;
+  /** Rendered in a <footer> landmark after <main>. */
+  footer?: Html;
 };
 
 export const STYLESHEET_PATH = '/assets/site.css';
 
-export function renderPage(c: Context, options: PageOptions) {
-  c.header('Content-Security-Policy', options.csp ?? PAGE_CSP);
-  c.header('X-Frame-Options', 'DENY');
-  c.header('Referrer-Policy', 'no-referrer');
-  return c.html(
-    html`<!doctype html>
+/** The whole document for `options`, without sending it (for callers that compute ETags). */
+export function pageHtml(options: PageOptions): Html {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -49,11 +50,19 @@ ${options.noindex ? html`<meta name="robots" content="noindex">` : ''}
 ${options.head ?? ''}
 </head>
 <body>
-<main>
+${options.header ? html`<a class="skip-link" href="#content">Skip to content</a>
+<header>${options.header}</header>` : ''}
+<main id="content">
 ${options.body}
 </main>
+${options.footer ? html`<footer>${options.footer}</footer>` : ''}
 </body>
-</html>`,
-    options.status ?? 200,
-  );
+</html>`;
+}
+
+export function renderPage(c: Context, options: PageOptions) {
+  c.header('Content-Security-Policy', options.csp ?? PAGE_CSP);
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.html(pageHtml(options), options.status ?? 200);
 }

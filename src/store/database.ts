@@ -66,7 +66,11 @@ export class MigrationError extends Error {}
 
 /** Applies every pending migration. Idempotent; safe when several processes start at once. */
 export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its migration tables in every schema unless told which one; on PostgreSQL name
+  // the current schema, or a kysely_migration_lock in another schema (another test run) is mistaken for ours.
+  const migrationTableSchema =
+    store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;

@@ -1,5 +1,10 @@
 // Row types of every table, as Kysely sees them. Times are epoch milliseconds; booleans 0/1;
 // JSON columns hold text that the repositories parse with zod.
+import type { SalesDatabase } from './sales/schema.ts';
+import type { OAuthDatabase } from './oauth-schema.ts';
+import type { SearchDatabase } from '../search/schema.ts';
+import type { IdentityDatabase } from '../identity/schema.ts';
+
 export type OrganizationsTable = {
   id: string;
   name: string;
@@ -80,7 +85,7 @@ export type OAuthClientsTable = {
   metadata_expires_at: number | null;
 };
 
-export type Database = {
+export type Database = SalesDatabase & SearchDatabase & OAuthDatabase & IdentityDatabase & {
   organizations: OrganizationsTable;
   org_domains: OrgDomainsTable;
   users: UsersTable;

@@ -1,7 +1,15 @@
 // The migration history, in order. Append only: never edit a migration that has shipped.
 import type { Migration } from 'kysely/migration';
 import * as foundation from './0001-foundation.ts';
+import * as identity from './0002-identity.ts';
+import * as oauth from './0003-oauth.ts';
+import * as salesData from './0004-sales-data.ts';
+import * as documents from './0005-documents.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-identity': identity,
+  '0003-oauth': oauth,
+  '0004-sales-data': salesData,
+  '0005-documents': documents,
 };
