@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { freePort, startTestService, type TestService } from '../support/service.ts';
+import { launchBrowser } from '../support/browser.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 
 /** The smallest provider the SDK needs: everything in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -71,7 +71,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
 
   before(async () => {
     service = await startTestService();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { demoClientId, demoClientSecret, demoIssuer } from '../../src/identity/demo-idp/clients.ts';
 import { sealSecret, ssoSecretContext } from '../../src/identity/secret-box.ts';
 import { createOrganization, findOrganizationByDomain, licenseIsActive, setSso } from '../../src/store/organizations.ts';
@@ -12,8 +12,8 @@ import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startFakeIssuer } from './support/fake-issuer.ts';
 import { ssoOrganization } from './support/sso.ts';
+import { launchBrowser } from '../support/browser.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 
 describe('sign-in in a real browser through the demo identity provider', () => {
   let service: TestService;
@@ -22,7 +22,7 @@ describe('sign-in in a real browser through the demo identity provider', () => {
 
   before(async () => {
     service = await startTestService();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();

@@ -3,8 +3,9 @@
 // (landmarks, one h1, no skipped heading levels, named links, AA text contrast).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/service.ts';
+import { launchBrowser } from '../support/browser.ts';
 
 // Browser globals used inside page.evaluate callbacks (they run in Chromium, not in Node), declared
 // narrowly here: adding the DOM lib to the project would change Node's fetch types for everyone.
@@ -30,7 +31,6 @@ declare const document: BrowserDocument;
 declare function getComputedStyle(element: BrowserElement): { color: string; backgroundColor: string };
 declare const DOMParser: new () => { parseFromString(source: string, type: string): BrowserDocument };
 
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
 
 type Visit = { status: number; consoleErrors: string[]; external: string[]; page: Page };
 
@@ -39,7 +39,7 @@ describe('pages in Chromium', () => {
   let browser: Browser;
   before(async () => {
     service = await startTestService();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
