@@ -1,0 +1,186 @@
+// Datasets, built once through the service's own seed CLI and cached under ./data/bench, keyed by
+// size and schema version (a hash of the migrations), so a schema change rebuilds them and
+// nothing else does. SQLite: one file per dataset, built under a temporary name and renamed when
+// complete. PostgreSQL: one database per dataset on BENCH_POSTGRES_URL's server (not a schema:
+// Kysely's migrator looks for its own tables in every schema of a database, so a schema beside
+// another migrated one is taken as migrated); a marker file under ./data/bench records that it is
+// complete.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { ROOT, runNode } from './proc.ts';
+import { serviceEnv } from './service.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Dataset = { key: string; dialect: Dialect; databaseUrl: string; meetings: number; documents?: number; info: Record<string, unknown> };
+
+/** Bump when the way the bench builds datasets changes (not needed for schema changes). */
+const FORMAT = 1;
+
+export const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? process.env.DATABASE_URL_TEST ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export function schemaVersion(): string {
+  const dir = join(ROOT, 'src/store/migrations');
+  const h = createHash('sha256').update(`format ${FORMAT}\n`);
+  for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
+  return h.digest('hex').slice(0, 10);
+}
+
+export async function postgresReachable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL at ${POSTGRES_URL} unreachable (${error instanceof Error ? error.message : String(error)}); set BENCH_POSTGRES_URL`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function pgAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresUrl(database: string): string {
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Removes datasets of other schema versions (files, markers, PostgreSQL databases): they can never be used again. */
+async function pruneStale(dir: string, version: string, log: (line: string) => void): Promise<void> {
+  for (const f of readdirSync(dir)) {
+    const m = /^(m\d+(?:-d\d+)?)-([0-9a-f]{10})\./.exec(f);
+    if (m && m[2] !== version) {
+      rmSync(join(dir, f), { force: true });
+      log(`  removed stale dataset file ${f}`);
+    }
+  }
+  if (await postgresReachable()) return;
+  await pgAdmin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'bench\\_m%'`);
+    for (const { datname } of rows) {
+      if (!datname.endsWith(`_${version}`)) {
+        await c.query(`drop database if exists ${datname} with (force)`);
+        log(`  dropped stale PostgreSQL dataset ${datname}`);
+      }
+    }
+  });
+}
+
+export type DatasetRequest = { dialect: Dialect; meetings: number; documents?: number };
+
+/**
+ * The dataset for a request: cached if complete, else built now by `agent-access seed --meetings N`
+ * (and, for documents, the search module's own writer). `log` reports what is being built.
+ */
+export async function ensureDataset(dataDir: string, request: DatasetRequest, log: (line: string) => void): Promise<Dataset> {
+  const dir = resolve(ROOT, dataDir);
+  mkdirSync(dir, { recursive: true });
+  const key = `m${request.meetings}${request.documents ? `-d${request.documents}` : ''}-${schemaVersion()}`;
+  const marker = join(dir, `${key}.${request.dialect}.json`);
+  const scratch = join(dir, 'scratch');
+  mkdirSync(scratch, { recursive: true });
+  const database = `bench_${key.replaceAll('-', '_')}`;
+  const finalUrl = request.dialect === 'sqlite' ? `sqlite:${join(dir, `${key}.db`)}` : postgresUrl(database);
+  if (existsSync(marker)) {
+    const info = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
+    return { key, dialect: request.dialect, databaseUrl: finalUrl, meetings: request.meetings, documents: request.documents, info };
+  }
+
+  await pruneStale(dir, schemaVersion(), log);
+  const started = performance.now();
+  let buildUrl = finalUrl;
+  const buildPath = join(dir, `${key}.building.db`);
+  if (request.dialect === 'sqlite') {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(buildPath + suffix, { force: true });
+    buildUrl = `sqlite:${buildPath}`;
+  } else {
+    await pgAdmin(async (c) => {
+      await c.query(`drop database if exists ${database} with (force)`);
+      await c.query(`create database ${database}`);
+    });
+  }
+  const env = serviceEnv(buildUrl, 'http://127.0.0.1:3000', scratch);
+  log(`  building dataset ${key} on ${request.dialect} (seed --meetings ${request.meetings}${request.documents ? `, ${request.documents} documents` : ''}) …`);
+  const hours = 6 * 3600_000;
+  await runNode(['src/main.ts', 'seed', '--meetings', String(request.meetings)], env, hours, { showProgress: true });
+  let documents: Record<string, unknown> = {};
+  if (request.documents) {
+    const out = await runNode(['bench/service/index-documents.ts', '--count', String(request.documents)], env, hours, { showProgress: true });
+    documents = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
+  }
+  if (request.dialect === 'sqlite') {
+    rmSync(join(dir, `${key}.db`), { force: true });
+    renameSync(buildPath, join(dir, `${key}.db`));
+  }
+  const info = { builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
+  writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
+  log(`  dataset ${key} (${request.dialect}) built in ${info.buildSeconds} s`);
+  return { key, dialect: request.dialect, databaseUrl: finalUrl, meetings: request.meetings, documents: request.documents, info };
+}
+
+/** A private copy of a (small) SQLite dataset, for workloads that write a lot (refresh rotation). */
+export function copySqlite(dataset: Dataset, dataDir: string, name: string): string {
+  if (dataset.dialect !== 'sqlite') return dataset.databaseUrl;
+  const source = dataset.databaseUrl.slice('sqlite:'.length);
+  const target = join(resolve(ROOT, dataDir), 'scratch', `${name}.db`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true });
+  copyFileSync(source, target);
+  return `sqlite:${target}`;
+}
+
+/** Measured on the demo generator (2026-11): ~94 KB of SQLite file per Northwind meeting (transcripts dominate). */
+const BYTES_PER_MEETING = 94_000;
+
+/**
+ * Whether a SQLite dataset of this size fits on the disk (with 10% to spare). Cached datasets
+ * always fit; the estimate uses the largest cached dataset's bytes per meeting when there is one.
+ */
+export function sqliteFits(dataDir: string, meetings: number): { fits: boolean; needGb: number; freeGb: number } {
+  const dir = resolve(ROOT, dataDir);
+  mkdirSync(dir, { recursive: true });
+  const key = `m${meetings}-${schemaVersion()}`;
+  const free = statfsSync(dir);
+  const freeGb = (free.bavail * free.bsize) / 2 ** 30;
+  if (existsSync(join(dir, `${key}.sqlite.json`))) return { fits: true, needGb: 0, freeGb };
+  let perMeeting = BYTES_PER_MEETING;
+  let largest = 0;
+  for (const f of readdirSync(dir)) {
+    const m = /^m(\d+)-[0-9a-f]+\.db$/.exec(f);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (n > largest && n >= 1000) {
+      largest = n;
+      perMeeting = statSync(join(dir, f)).size / n;
+    }
+  }
+  const needGb = (meetings * perMeeting * 1.1) / 2 ** 30;
+  return { fits: needGb < freeGb, needGb, freeGb };
+}
+
+/** The largest complete SQLite meetings dataset of this schema version (a stand-in when the wanted one cannot be built). */
+export function largestCachedSqlite(dataDir: string): Dataset | undefined {
+  const dir = resolve(ROOT, dataDir);
+  if (!existsSync(dir)) return undefined;
+  const version = schemaVersion();
+  const sizes = readdirSync(dir)
+    .map((f) => new RegExp(`^m(\\d+)-${version}\\.sqlite\\.json$`).exec(f)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => b - a);
+  const meetings = sizes[0];
+  if (meetings === undefined) return undefined;
+  const key = `m${meetings}-${version}`;
+  const info = JSON.parse(readFileSync(join(dir, `${key}.sqlite.json`), 'utf8')) as Record<string, unknown>;
+  return { key, dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, `${key}.db`)}`, meetings, info };
+}

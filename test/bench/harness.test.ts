@@ -1,0 +1,104 @@
+// The benchmark harness itself, on its anchors only and with a second or two of load: it starts
+// contenders as processes, drives them with autocannon in a child, alternates rounds and writes
+// results of the expected shape. No timing assertions: only that something was measured.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, UsageError } from '../../bench/lib/args.ts';
+import { median, pairedRatio, percentile, spread } from '../../bench/lib/stats.ts';
+import { runBench } from '../../bench/run.ts';
+import type { Results } from '../../bench/lib/report.ts';
+
+describe('bench harness on the W1 anchors', () => {
+  const out = mkdtempSync(join(tmpdir(), 'aas-bench-'));
+  let results: Results;
+  let markdown: string;
+
+  before(async () => {
+    try {
+      await runBench(['--only', 'W1,W2', '--anchors-only', '--rounds', '2', '--duration', '0.5', '--warmup', '0', '--quiet', '--out', out, '--data', join(out, 'data')]);
+      results = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Results;
+      markdown = readFileSync(join(out, 'latest.md'), 'utf8');
+    } finally {
+      rmSync(join(out, 'data'), { recursive: true, force: true });
+    }
+  });
+
+  it('should write latest.json with the machine, the settings and one result per selected workload', () => {
+    assert.equal(results.version, 1);
+    assert.equal(typeof results.machine.cpus, 'number');
+    assert.match(results.machine.node, /^v\d+/);
+    assert.equal(results.settings.rounds, 2);
+    assert.deepEqual(
+      results.workloads.map((w) => w.id),
+      ['W1', 'W2'],
+    );
+  });
+
+  it('should measure every W1 anchor in both eras, two rounds each, with median, min and max', () => {
+    const w1 = results.workloads[0];
+    assert.ok(w1);
+    assert.deepEqual(
+      w1.cases.map((c) => c.id),
+      ['W1-2025-11-25', 'W1-2026-07-28'],
+    );
+    for (const c of w1.cases) {
+      assert.deepEqual(
+        c.contenders.map((x) => x.name),
+        ['bare', 'sdk-docs', 'sdk-hoisted'],
+      );
+      for (const contender of c.contenders) {
+        assert.equal(contender.error, undefined, `${c.id} ${contender.label}: ${contender.error}`);
+        assert.equal(contender.rounds.length, 2);
+        const s = contender.summary;
+        assert.ok(s, 'summary');
+        for (const metric of ['rps', 'p50', 'p95', 'p99', 'peakRssMb'] as const) {
+          assert.ok(s[metric].min <= s[metric].median && s[metric].median <= s[metric].max, `${metric} min ≤ median ≤ max`);
+        }
+        assert.ok(s.rps.median > 0, 'requests were answered');
+        assert.ok(s.peakRssMb.median > 0, 'the server’s memory was read');
+      }
+      assert.ok(c.ratios.some((r) => r.label === '(c) / (b) req/s'));
+    }
+  });
+
+  it('should report a workload whose service parts are missing as not run, saying what is missing', () => {
+    const w2 = results.workloads[1];
+    assert.ok(w2);
+    assert.equal(w2.status, 'not run');
+    assert.match(w2.notes[0] ?? '', /^not run: /);
+    assert.ok(w2.goals.every((g) => g.met === null));
+  });
+
+  it('should write latest.md with the goals, a table per case and how to reproduce', () => {
+    assert.match(markdown, /^# Benchmark results/m);
+    assert.match(markdown, /\| workload \| goal \| met \| measured \|/);
+    assert.match(markdown, /\*\*W1-2026-07-28\*\*/);
+    assert.match(markdown, /\| \(a\) bare node:http \| \d+ \(\d+–\d+\) \|/);
+    assert.match(markdown, /## W2 .* — not run/);
+    assert.match(markdown, /npm run bench -- --quick/);
+  });
+});
+
+describe('bench arguments and statistics', () => {
+  it('should take the quick defaults and the workload selection', () => {
+    const o = parseArgs(['--quick', '--only', 'w1,W4']);
+    assert.deepEqual([o.quick, o.only, o.rounds, o.durationS], [true, ['W1', 'W4'], 2, 1]);
+  });
+
+  it('should refuse an unknown option or workload with a usage error', () => {
+    assert.throws(() => parseArgs(['--fast']), UsageError);
+    assert.throws(() => parseArgs(['--only', 'W9']), /unknown workload W9/);
+    assert.throws(() => parseArgs(['--rounds', '0']), /positive number/);
+  });
+
+  it('should give the median, spread, nearest-rank percentile and per-round ratios', () => {
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+    assert.deepEqual(spread([5, 1, 3]), { median: 3, min: 1, max: 5 });
+    assert.equal(percentile(Float64Array.from({ length: 100 }, (_, i) => i + 1), 95), 95);
+    assert.deepEqual(pairedRatio([10, 20, 30], [5, 5, 10]), { median: 3, min: 2, max: 4 });
+  });
+});
