@@ -31,13 +31,24 @@ export function registrationProblem(uri: string): string | undefined {
   // RFC 8252 §7.3 / AS-4: plain http only to the loopback interface.
   if (scheme === 'http') return isLoopbackRedirect(uri) ? undefined : 'http redirect_uris are allowed only for loopback hosts (127.0.0.1, [::1], localhost)';
   if (FORBIDDEN_SCHEMES.has(scheme)) return `redirect_uris scheme ${scheme}: is not allowed`;
-  // Private-use schemes (cursor://, vscode://) are stored but refused at authorize by policy (AS-6, P3).
+  // Private-use schemes (cursor://, vscode://) are stored; at authorize only the allowlisted ones are followed (AS-6, P3).
   return undefined;
 }
 
-/** P3 policy at the authorization endpoint: only https and loopback http redirects are followed. */
+/**
+ * P3 policy: the private-use redirect URIs followed at authorize, by exact match. Cursor registers and
+ * uses `cursor://…` (next to https and loopback ones). A private-use scheme can be claimed by any app on
+ * the device (RFC 8252 §8.6) — the same trust as a loopback port — and PKCE S256, required of every
+ * client, makes an intercepted code useless (RFC 8252 §8.1); the consent page warns as for loopback.
+ * Any other private-use URI stays stored but refused (AS-6).
+ */
+export const ALLOWED_PRIVATE_USE_REDIRECTS: ReadonlySet<string> = new Set(['cursor://anysphere.cursor-mcp/oauth/callback']);
+
+export const isAllowedPrivateUseRedirect = (uri: string): boolean => ALLOWED_PRIVATE_USE_REDIRECTS.has(uri);
+
+/** P3 policy at the authorization endpoint: https, loopback http and the allowlisted private-use URIs. */
 export function usableForRedirect(uri: string): boolean {
-  return uri.startsWith('https://') || isLoopbackRedirect(uri);
+  return uri.startsWith('https://') || isLoopbackRedirect(uri) || isAllowedPrivateUseRedirect(uri);
 }
 
 /**

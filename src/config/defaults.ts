@@ -82,6 +82,10 @@ export const variables = {
     default: 'false',
     description: 'Accept `http://localhost` client ID metadata documents (fetched without SSRF refusal of loopback) so tests can serve one. Refused in production.',
   },
+  MCP_CONFORMANCE_MODE: {
+    default: 'false',
+    description: 'Mount the official MCP conformance suite\'s fixture server at `/conformance/mcp`, answering loopback clients only and without a token (used by `npm run conformance`). Refused in production.',
+  },
   TRUSTED_PROXIES: {
     default: undefined,
     description:

@@ -31,6 +31,8 @@ export type Config = {
   dataDir: string;
   secrets: { hash: string; encryptionKey: Buffer; generated: boolean };
   demoIdp: boolean;
+  /** MCP_CONFORMANCE_MODE: the conformance suite's fixture endpoint (loopback only; never in production). */
+  conformanceMode: boolean;
   google: { clientId: string; clientSecret: string } | undefined;
   microsoft: { clientId: string; clientSecret: string } | undefined;
   trialDays: number;
@@ -158,6 +160,7 @@ const schemas = {
   REFRESH_GRACE_SECONDS: intIn(0, 30),
   OAUTH_CLIENT_TTL_DAYS: intIn(1, 3650),
   CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: boolText,
+  MCP_CONFORMANCE_MODE: boolText,
   OAUTH_REGISTER_PER_HOUR: intIn(1, 1_000_000),
   OAUTH_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
 } satisfies Record<VariableName, z.ZodType>;
@@ -196,6 +199,9 @@ function refuseDevelopmentConveniences(p: Parsed, env: Env): void {
   if (p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST) {
     throw new ConfigError('CLIENT_METADATA_ALLOW_HTTP_LOCALHOST', 'http://localhost client metadata documents are a development convenience and are refused with APP_ENV=production');
   }
+  if (p.MCP_CONFORMANCE_MODE) {
+    throw new ConfigError('MCP_CONFORMANCE_MODE', 'the conformance fixture endpoint answers without a token and is refused with APP_ENV=production');
+  }
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -231,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: p.DATA_DIR,
     secrets,
     demoIdp: p.DEMO_IDP ?? !production,
+    conformanceMode: p.MCP_CONFORMANCE_MODE,
     google,
     microsoft,
     trialDays: p.TRIAL_DAYS,

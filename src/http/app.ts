@@ -8,6 +8,7 @@ import { healthRoutes } from './health.ts';
 import { createBrowserIdentity, identityRoutes } from '../identity/index.ts';
 import { createTokenVerifier, oauthRoutes } from '../auth-server/index.ts';
 import { mcpRoutes } from '../mcp/index.ts';
+import { conformanceRoutes } from '../mcp/test-mode/routes.ts';
 import { hostRouting, siteNotFound, siteRoutes } from '../site/index.ts';
 
 export function createApp(ctx: AppContext): Hono<AppEnv> {
@@ -24,6 +25,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
   app.route('/', identityRoutes(ctx, identity));
   app.route('/', oauthRoutes(ctx, identity));
   app.route('/', mcpRoutes(ctx, createTokenVerifier(ctx)));
+  if (ctx.config.conformanceMode) app.route('/', conformanceRoutes(ctx));
 
   // The site is mounted last so it never shadows an API route.
   app.route('/', siteRoutes(ctx));

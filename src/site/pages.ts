@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../config/load.ts';
 import { CLIENT_RATE, USER_RATE } from '../mcp/index.ts';
 import { SERVICE_VERSION } from './version.ts';
+import { snippetsMarkdown } from './snippets.ts';
 
 export type PageDefinition = {
   path: string;
@@ -56,6 +57,8 @@ export function placeholders(config: Config): Placeholders {
     BASE_URL: config.baseUrl,
     SITE_URL: config.siteUrl,
     MCP_URL: `${config.baseUrl}/mcp`,
+    // Client setup sections, from the one snippet source the welcome page also renders.
+    CLIENT_SNIPPETS: snippetsMarkdown(`${config.baseUrl}/mcp`),
     VERSION: SERVICE_VERSION,
     TRIAL_DAYS: String(config.trialDays),
     // The limits the MCP endpoint enforces, quoted from its own constants so the guide cannot drift.

@@ -16,7 +16,7 @@ describe('authorization endpoint', () => {
     client = await registerClient(h, { client_name: 'Web client', redirect_uris: ['https://client.example/cb', 'https://client.example/cb2?x=1'] });
     loopback = await registerClient(h, {
       client_name: 'CLI',
-      redirect_uris: ['http://localhost/callback', 'http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+      redirect_uris: ['http://localhost/callback', 'http://127.0.0.1/cb', 'http://[::1]:8080/cb', 'exampleapp://oauth/callback'],
     });
   });
   after(async () => h.close());
@@ -75,7 +75,8 @@ describe('authorization endpoint', () => {
   });
 
   it('AS-6 P3 a stored private-use scheme is refused at authorize by policy (local page)', async () => {
-    await isLocal400(await (await fresh()).get(url(loopback, { redirect_uri: 'cursor://anysphere.cursor-mcp/oauth/callback' })), 'cursor://');
+    // Only allowlisted private-use URIs (Cursor's, test/clients/redirect-shapes.test.ts) are followed.
+    await isLocal400(await (await fresh()).get(url(loopback, { redirect_uri: 'exampleapp://oauth/callback' })), 'exampleapp://');
   });
 
   it('AS-7 redirect_uri may be omitted only when exactly one is registered', async () => {

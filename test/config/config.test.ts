@@ -76,6 +76,7 @@ describe('configuration', () => {
     assert.equal(refusal({ ...production, ENCRYPTION_KEY: '' }).variable, 'ENCRYPTION_KEY');
     assert.equal(refusal({ ...production, BASE_URL: 'http://agents.example.com' }).variable, 'BASE_URL');
     assert.equal(refusal({ ...production, DATABASE_URL: '' }).variable, 'DATABASE_URL');
+    assert.equal(refusal({ ...production, MCP_CONFORMANCE_MODE: 'true' }).variable, 'MCP_CONFORMANCE_MODE');
   });
 
   it('should document every variable in the README configuration table', () => {

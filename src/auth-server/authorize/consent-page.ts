@@ -1,11 +1,11 @@
 // The consent page (AS-29): who is asking (name marked unverified), where the browser will be sent
-// (the redirect host), a loud warning for loopback redirects, what is asked (scope, resource).
+// (the redirect host), a loud warning for loopback and app-scheme redirects, what is asked (scope, resource).
 // Everything the client supplied is escaped by the template (AS-16).
 import type { Context } from 'hono';
 import { html, PAGE_CSP, renderPage } from '../../http/html.ts';
 import type { SignedInUser } from '../../identity/contract.ts';
 import type { OAuthClient } from '../../store/oauth-clients.ts';
-import { isLoopbackRedirect } from '../redirect-uris.ts';
+import { isAllowedPrivateUseRedirect, isLoopbackRedirect } from '../redirect-uris.ts';
 import type { PendingRequest } from './pending.ts';
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -20,14 +20,17 @@ const SCOPE_TEXT: Record<string, string> = {
  */
 export function consentCsp(redirectUri: string): string {
   const url = new URL(redirectUri);
-  const target = url.hostname.startsWith('[') ? 'http:' : url.origin;
+  // A private-use URI (cursor://…) has an opaque origin: allow its scheme only (CSP scheme-source).
+  const target = isAllowedPrivateUseRedirect(redirectUri) ? url.protocol : url.hostname.startsWith('[') ? 'http:' : url.origin;
   return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${target}`);
 }
 
 export type ConsentView = { user: SignedInUser; client: OAuthClient; pending: Extract<PendingRequest, { kind: 'request' }>; handle: string; csrf: string };
 
 export function renderConsentPage(c: Context, v: ConsentView) {
-  const redirectHost = new URL(v.pending.redirectUri).host;
+  const redirect = new URL(v.pending.redirectUri);
+  const onThisComputer = isLoopbackRedirect(v.pending.redirectUri) || isAllowedPrivateUseRedirect(v.pending.redirectUri);
+  const redirectHost = isAllowedPrivateUseRedirect(v.pending.redirectUri) ? `${redirect.protocol}//${redirect.host}` : redirect.host;
   const documentHost = v.client.kind === 'metadata_document' ? new URL(v.client.clientId).host : undefined;
   const name = v.client.clientName ?? 'An unnamed application';
   c.header('Cache-Control', 'no-store');
@@ -38,7 +41,7 @@ export function renderConsentPage(c: Context, v: ConsentView) {
     body: html`<h1>Allow <q>${name}</q> to access your account?</h1>
 <p class="badge">Unverified application: the name above was chosen by whoever registered it${documentHost ? html`; it is described by a document at <strong>${documentHost}</strong>` : ''}.</p>
 <p>You are signed in as <strong>${v.user.email}</strong>.</p>
-${isLoopbackRedirect(v.pending.redirectUri)
+${onThisComputer
   ? html`<p class="warning" role="alert"><strong>Warning:</strong> after approval you will be sent to a program on <strong>this computer</strong> (${redirectHost}). Only approve if you just started connecting an application here yourself.</p>`
   : html`<p>After approval you will be sent to <strong>${redirectHost}</strong>.</p>`}
 <h2>It will be able to</h2>

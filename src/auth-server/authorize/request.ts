@@ -41,7 +41,7 @@ async function checkClient(ctx: AppContext, params: Params): Promise<OAuthClient
   return client;
 }
 
-/** AS-1, AS-2, AS-7 and the P3 policy (only https and loopback redirects are followed). */
+/** AS-1, AS-2, AS-7 and the P3 policy (https, loopback and allowlisted private-use redirects are followed). */
 function checkRedirectUri(client: OAuthClient, params: Params): string {
   const sent = params.get('redirect_uri');
   let redirectUri: string;
@@ -53,7 +53,7 @@ function checkRedirectUri(client: OAuthClient, params: Params): string {
     if (!matchesRegistered(client.redirectUris, sent)) throw local(new InvalidRequest('redirect_uri is not registered for this client'));
     redirectUri = sent;
   }
-  if (!usableForRedirect(redirectUri)) throw local(new InvalidRequest('redirect_uri uses a scheme this server does not redirect to (https or loopback http only)'));
+  if (!usableForRedirect(redirectUri)) throw local(new InvalidRequest('redirect_uri uses a scheme this server does not redirect to (https, loopback http, or an allowlisted application callback such as Cursor\'s)'));
   return redirectUri;
 }
 

@@ -1,20 +1,23 @@
-// How to connect an agent: the MCP URL and ready snippets per client.
+// How to connect an agent: the MCP URL and ready snippets per client, rendered from the one
+// snippet source the developers guide also uses (src/site/snippets.ts).
 import { html } from '../../http/html.ts';
+import { clientSnippets } from '../../site/snippets.ts';
+
+/** The snippets' inline Markdown (`code`, **bold**) as escaped HTML. */
+function inline(text: string) {
+  return text
+    .split(/(`[^`]+`|\*\*[^*]+\*\*)/)
+    .filter(Boolean)
+    .map((part) => (part.startsWith('`') ? html`<code>${part.slice(1, -1)}</code>` : part.startsWith('**') ? html`<strong>${part.slice(2, -2)}</strong>` : html`${part}`));
+}
 
 export function connectSnippets(mcpUrl: string) {
-  const cursor = JSON.stringify({ mcpServers: { 'agent-access': { url: mcpUrl } } }, null, 2);
-  const vscode = JSON.stringify({ servers: { 'agent-access': { type: 'http', url: mcpUrl } } }, null, 2);
   return html`<h2>Connect your agent</h2>
 <p>MCP server URL: <code id="mcp-url">${mcpUrl}</code></p>
-<h3>Claude Code</h3>
-<pre><code>claude mcp add --transport http agent-access ${mcpUrl}</code></pre>
-<h3>Claude Desktop and claude.ai</h3>
-<p>Settings → Connectors → <em>Add custom connector</em>; name it “Agent Access” and paste the URL above.
-You will be asked to sign in and approve access.</p>
-<h3>Cursor</h3>
-<p>Add to <code>~/.cursor/mcp.json</code>:</p>
-<pre><code>${cursor}</code></pre>
-<h3>VS Code</h3>
-<p>Add to <code>.vscode/mcp.json</code> (or run <em>MCP: Add Server…</em> → HTTP):</p>
-<pre><code>${vscode}</code></pre>`;
+${clientSnippets(mcpUrl).map(
+  (s) => html`<h3>${s.title}</h3>
+<p>${inline(s.where)}</p>
+${s.code ? html`<pre><code data-snippet="${s.id}">${s.code}</code></pre>` : ''}
+${s.then ? html`<p>${inline(s.then)}</p>` : ''}`,
+)}`;
 }
