@@ -1,5 +1,6 @@
 // POST /mcp over real HTTP: the official client SDK (v2) lists and calls all 12 tools in both
-// protocol eras with a token from the real issuing code, and raw requests check the HTTP edges.
+// protocol eras with a token obtained through the real OAuth flow, and raw requests (tokens from the
+// real issuing code) check the HTTP edges.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -11,6 +12,7 @@ import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { findOrganizationByDomain, setLicense } from '../../src/store/organizations.ts';
 import { findUserByEmail, setUserStatus } from '../../src/store/users.ts';
 import { tools } from '../../src/mcp/tools/index.ts';
+import { tokenThroughOAuth } from '../support/oauth-flow.ts';
 
 /** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
 async function message(res: Response): Promise<unknown> {
@@ -69,7 +71,9 @@ for (const dialect of dialectsUnderTest()) {
 
     for (const era of ['legacy', 'modern'] as const) {
       it(`lists and calls all 12 tools in the ${era} era`, async () => {
-        const client = await connect(service, await token('mia.member@northwind.example'), era);
+        // The token comes through the real OAuth flow (registration, PKCE, demo sign-in, consent).
+        const { access_token } = await tokenThroughOAuth(service.baseUrl, 'mia.member@northwind.example');
+        const client = await connect(service, access_token, era);
         try {
           if (era === 'modern') assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
           assert.match(client.getInstructions() ?? '', /\.well-known\/mcp\.json/);
