@@ -2,7 +2,7 @@
 // bench/results/latest.md and latest.json. See bench/README.md.
 import { parseArgs, USAGE, UsageError } from './lib/args.ts';
 import { machine, writeResults, RESULTS_VERSION, type Results } from './lib/report.ts';
-import { detectFeatures, MCP_RATE_NOTE, mcpRateConfigurable } from './lib/service.ts';
+import { detectFeatures } from './lib/service.ts';
 import type { BenchEnv, WorkloadResult } from './workloads/types.ts';
 import { workloads } from './workloads/index.ts';
 
@@ -32,8 +32,6 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
     log(`${w.id} ${w.title}`);
     try {
       const result = await w.run(env);
-      const servedMcp = w.id !== 'W4' && result.cases.some((c) => c.contenders.some((x) => x.role === 'subject'));
-      if (servedMcp && !mcpRateConfigurable()) result.notes.push(MCP_RATE_NOTE);
       done.push(result);
     } catch (error) {
       // A workload that breaks must not take the others (or the report) down with it.

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessSpec } from './proc.ts';
 import { ROOT } from './proc.ts';
+import { variables } from '../../src/config/defaults.ts';
 
 const read = (path: string) => (existsSync(join(ROOT, path)) ? readFileSync(join(ROOT, path), 'utf8') : '');
 
@@ -63,9 +64,9 @@ export const BENCH_SECRETS = {
 };
 
 /** Every per-minute/per-hour rate limit the config declares, raised: a benchmark is one user at full speed. */
+/** Every rate limit raised out of the way: a benchmark is one user at full speed. */
 function unlimitedRates(): Record<string, string> {
-  const defaults = read('src/config/defaults.ts');
-  const names = [...defaults.matchAll(/^\s*([A-Z][A-Z0-9_]*_PER_(?:MINUTE|HOUR|SECOND))\s*:/gm)].map((m) => m[1] as string);
+  const names = Object.keys(variables).filter((n) => /_PER_(?:MINUTE|HOUR|SECOND)$/.test(n));
   return Object.fromEntries(names.map((n) => [n, '1000000']));
 }
 
@@ -84,18 +85,10 @@ export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string
   };
 }
 
-/** Whether the MCP endpoint's rate limits are configuration the harness can raise (else a bench preload neutralizes them). */
-export function mcpRateConfigurable(): boolean {
-  return /^\s*MCP_[A-Z0-9_]*_PER_(?:MINUTE|HOUR|SECOND)\s*:/m.test(read('src/config/defaults.ts'));
-}
-
-export const MCP_RATE_NOTE =
-  'the MCP rate limits are constants in src/mcp/index.ts (120/min per user): the service runs with bench/service/no-mcp-rate-limit.ts preloaded, which keeps the limiter calls but consumes 0 points';
-
 /** `agent-access serve` on a database; BASE_URL follows the port the harness picks. */
 export function serviceProcess(databaseUrl: string, dataDir: string): ProcessSpec {
   return {
-    args: [...(mcpRateConfigurable() ? [] : ['--import', './bench/service/no-mcp-rate-limit.ts']), 'src/main.ts', 'serve'],
+    args: ['src/main.ts', 'serve'],
     env: (port: number) => serviceEnv(databaseUrl, `http://127.0.0.1:${port}`, dataDir),
     readyPath: '/readyz',
     readyTimeoutMs: 120_000,

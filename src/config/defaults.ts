@@ -77,6 +77,14 @@ export const variables = {
     default: '600',
     description: 'Client registrations per hour from one IP address (20× that across all addresses). High on purpose: hosted clients register from shared ranges.',
   },
+  MCP_USER_REQUESTS_PER_MINUTE: {
+    default: '120',
+    description: 'MCP requests per minute from one user (all of their clients together); over it, 429 with Retry-After.',
+  },
+  MCP_CLIENT_REQUESTS_PER_MINUTE: {
+    default: '1200',
+    description: 'MCP requests per minute from one OAuth client (all of its users together); over it, 429 with Retry-After.',
+  },
   OAUTH_REQUESTS_PER_MINUTE: { default: '1200', description: 'Token and revocation requests per minute from one IP address, and separately per client_id.' },
   CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: {
     default: 'false',

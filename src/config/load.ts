@@ -51,6 +51,7 @@ export type Config = {
     allowHttpLocalhostClientMetadata: boolean;
     rateLimits: { registerPerHour: number; requestsPerMinute: number };
   };
+  mcp: { userRequestsPerMinute: number; clientRequestsPerMinute: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -163,6 +164,8 @@ const schemas = {
   MCP_CONFORMANCE_MODE: boolText,
   OAUTH_REGISTER_PER_HOUR: intIn(1, 1_000_000),
   OAUTH_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
+  MCP_USER_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
+  MCP_CLIENT_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
 } satisfies Record<VariableName, z.ZodType>;
 
 type Parsed = { [K in VariableName]: z.output<(typeof schemas)[K]> };
@@ -254,5 +257,6 @@ export function loadConfig(env: Env = process.env): Config {
       allowHttpLocalhostClientMetadata: p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST,
       rateLimits: { registerPerHour: p.OAUTH_REGISTER_PER_HOUR, requestsPerMinute: p.OAUTH_REQUESTS_PER_MINUTE },
     },
+    mcp: { userRequestsPerMinute: p.MCP_USER_REQUESTS_PER_MINUTE, clientRequestsPerMinute: p.MCP_CLIENT_REQUESTS_PER_MINUTE },
   };
 }

@@ -4,6 +4,8 @@
 import { Hono } from 'hono';
 import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';
+import type { Config } from '../config/load.ts';
+import type { RateRule } from '../limits/index.ts';
 import type { TokenVerifier } from '../access/auth-info.ts';
 import type { Principal } from '../access/principal.ts';
 import { mcpCors } from './http/cors.ts';
@@ -13,8 +15,12 @@ import { buildServer, serverInstructions } from './server.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. */
-export const USER_RATE = { name: 'mcp-user', points: 120, durationSeconds: 60 };
-export const CLIENT_RATE = { name: 'mcp-client', points: 1200, durationSeconds: 60 };
+export function mcpRateRules(config: Config): { user: RateRule; client: RateRule } {
+  return {
+    user: { name: 'mcp-user', points: config.mcp.userRequestsPerMinute, durationSeconds: 60 },
+    client: { name: 'mcp-client', points: config.mcp.clientRequestsPerMinute, durationSeconds: 60 },
+  };
+}
 
 const jsonError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error, error_description: description }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -34,8 +40,9 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     },
     { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => ctx.logger.warn({ err: error }, 'mcp request rejected') },
   );
-  const userLimiter = ctx.limits.limiter(USER_RATE);
-  const clientLimiter = ctx.limits.limiter(CLIENT_RATE);
+  const rules = mcpRateRules(config);
+  const userLimiter = ctx.limits.limiter(rules.user);
+  const clientLimiter = ctx.limits.limiter(rules.client);
 
   const app = new Hono<AppEnv>();
   app.use('/mcp', mcpCors());

@@ -3,7 +3,7 @@
 // and never from the request's Host header.
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config/load.ts';
-import { CLIENT_RATE, USER_RATE } from '../mcp/index.ts';
+import { mcpRateRules } from '../mcp/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 import { snippetsMarkdown } from './snippets.ts';
 
@@ -61,9 +61,9 @@ export function placeholders(config: Config): Placeholders {
     CLIENT_SNIPPETS: snippetsMarkdown(`${config.baseUrl}/mcp`),
     VERSION: SERVICE_VERSION,
     TRIAL_DAYS: String(config.trialDays),
-    // The limits the MCP endpoint enforces, quoted from its own constants so the guide cannot drift.
-    MCP_USER_RATE: rate(USER_RATE),
-    MCP_CLIENT_RATE: rate(CLIENT_RATE),
+    // The limits the MCP endpoint enforces, from the same configuration, so the guide cannot drift.
+    MCP_USER_RATE: rate(mcpRateRules(config).user),
+    MCP_CLIENT_RATE: rate(mcpRateRules(config).client),
   };
 }
 
