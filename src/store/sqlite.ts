@@ -29,6 +29,8 @@ class Statement implements SqliteStatement {
   }
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
 /** Opens the file in WAL mode. Durable across process crashes (kill -9); see README "Storage". */
 export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -37,7 +39,21 @@ export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   const prepareSync = db.prepare.bind(db);
-  const prepare = (sql: string) => new Statement(prepareSync(sql));
+  // Kysely prepares every query anew; the same few hundred SQL texts repeat on every request, so
+  // prepared statements are kept (LRU). SQLite re-prepares a cached statement after a schema change.
+  const cache = new Map<string, Statement>();
+  const prepare = (sql: string) => {
+    const hit = cache.get(sql);
+    if (hit) {
+      cache.delete(sql);
+      cache.set(sql, hit);
+      return hit;
+    }
+    const statement = new Statement(prepareSync(sql));
+    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(sql, statement);
+    return statement;
+  };
   return Object.assign(db, { prepare }) as unknown as DatabaseSync & SqliteDatabase;
 }
 
