@@ -26,14 +26,12 @@ export type Store = {
   close(): Promise<void>;
 };
 
-export type StoreOptions = { searchPath?: string };
-
-export function openStore(config: DatabaseConfig, options: StoreOptions = {}): Store {
+export function openStore(config: DatabaseConfig): Store {
   if (config.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
     return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false });
   }
-  const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax, searchPath: options.searchPath });
+  const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax });
   const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
   return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true });
 }

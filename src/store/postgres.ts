@@ -5,7 +5,7 @@ import { PostgresDialect } from 'kysely';
 
 const INT8_OID = 20;
 
-export type PostgresOptions = { url: string; poolMax: number; searchPath?: string };
+export type PostgresOptions = { url: string; poolMax: number };
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
   const types = {
@@ -19,7 +19,6 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     // Fail fast when the database is down: callers answer 503 instead of hanging.
     connectionTimeoutMillis: 3000,
     query_timeout: 10_000,
-    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

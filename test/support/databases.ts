@@ -1,4 +1,4 @@
-// Test databases: a fresh SQLite file, or a fresh PostgreSQL schema, per test (or per suite), so
+// Test databases: a fresh SQLite file, or a fresh PostgreSQL database, per test (or per suite), so
 // runs never collide. PostgreSQL is required: it fails loudly when unreachable unless the
 // developer opts out locally with SKIP_POSTGRES=1 (refused under CI).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,35 +33,35 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     const path = join(dir, 'test.db');
     return { dialect, config: { kind: 'sqlite', path }, url: `sqlite:${path}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  // A database of its own (not a schema): Kysely's migrator introspects every table of the
+  // database, which races with other test processes dropping their schemas in a shared one.
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(POSTGRES_TEST_URL);
+  url.pathname = `/${name}`;
+  return {
+    dialect,
+    config: { kind: 'postgres', url: url.toString(), poolMax: 10 },
+    url: url.toString(),
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+  };
+}
+
+async function adminQuery(statement: string): Promise<void> {
   const admin = new pg.Client({ connectionString: POSTGRES_TEST_URL, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
-    await admin.query(`create schema ${schema}`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
       `PostgreSQL at ${POSTGRES_TEST_URL} is unreachable (${reason}). Start it, point DATABASE_URL_TEST at one, or set SKIP_POSTGRES=1 to skip the PostgreSQL half locally.`,
     );
+  }
+  try {
+    await admin.query(statement);
   } finally {
     await admin.end().catch(() => {});
   }
-  const url = new URL(POSTGRES_TEST_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    dialect,
-    config: { kind: 'postgres', url: url.toString(), poolMax: 10 },
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_TEST_URL });
-      await c.connect();
-      try {
-        await c.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
 }
 
 /** A migrated store on a fresh database; `cleanup` closes it and drops the database. */
