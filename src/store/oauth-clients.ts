@@ -106,6 +106,8 @@ export async function upsertClient(db: Kysely<Database>, client: NewOAuthClient)
 }
 
 export async function findClient(db: Kysely<Database>, clientId: string): Promise<OAuthClient | undefined> {
+  // PostgreSQL refuses NUL in text (22021) where SQLite just finds nothing: no client id has one.
+  if (clientId.includes('\u0000')) return undefined;
   const row = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
   return row && toClient(row);
 }

@@ -5,7 +5,9 @@ import { metadataDocumentUrl, resolveMetadataDocumentClient } from './metadata-d
 
 /** The client, or undefined when unknown. Metadata-document failures throw ClientMetadataError. */
 export async function resolveClient(ctx: AppContext, clientId: string): Promise<OAuthClient | undefined> {
-  if (clientId.length > 2048) return undefined;
+  // Ours are `cli_…` and metadata documents are https URLs: a control character (NUL, which
+  // PostgreSQL refuses in text) names no client.
+  if (clientId.length > 2048 || /[\u0000-\u001f\u007f]/.test(clientId)) return undefined;
   const url = metadataDocumentUrl(ctx, clientId);
   if (url) return resolveMetadataDocumentClient(ctx, url);
   return findClient(ctx.store.db, clientId);

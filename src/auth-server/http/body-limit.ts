@@ -16,9 +16,11 @@ export function oauthBodyLimit(): MiddlewareHandler<AppEnv> {
       const description = `The request body is larger than ${MAX_OAUTH_BODY_BYTES} bytes`;
       // The consent form is a page a person submitted; the other endpoints speak JSON (RFC 6749 §5.2).
       if (c.req.path.startsWith('/oauth/consent')) return localErrorPage(c, new InvalidRequest(description));
+      // The same 400 and codes the endpoints give after reading (RFC 7591 §3.2.2, RFC 6749 §5.2).
       c.header('Cache-Control', 'no-store');
       c.header('Connection', 'close');
-      return c.json({ error: 'invalid_request', error_description: description }, 413);
+      const code = c.req.path.startsWith('/oauth/register') ? 'invalid_client_metadata' : 'invalid_request';
+      return c.json({ error: code, error_description: description }, 400);
     },
   });
 }
