@@ -20,8 +20,35 @@ export function invalidArguments(tool: ToolDefinition, error: z.ZodError): Inval
   return new InvalidArgument(`Invalid arguments for ${tool.name}: ${problems}.`, `Fix the named field and call ${tool.name} again.${known ? ` Accepted arguments: ${known}.` : ''}`);
 }
 
+// Control characters other than tab and newlines mean nothing in any argument, and PostgreSQL
+// refuses NUL in text: refuse them here, once for every tool, as the caller's mistake.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+function controlCharacterPath(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return CONTROL.test(value) ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const hit = controlCharacterPath(item, [...path, String(i)]);
+      if (hit) return hit;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const hit = controlCharacterPath(item, [...path, key]);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
 export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolContext, log?: ToolLog): Promise<CallToolResult> {
   try {
+    const badPath = controlCharacterPath(rawArgs);
+    if (badPath) {
+      throw new InvalidArgument(
+        `Invalid arguments for ${tool.name}: "${badPath.join('.') || '(arguments)'}" contains a control character.`,
+        `Remove control characters (such as NUL) from that field and call ${tool.name} again.`,
+      );
+    }
     const parsed = tool.inputSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) throw invalidArguments(tool, parsed.error);
     const output = await tool.handler(parsed.data, ctx);
