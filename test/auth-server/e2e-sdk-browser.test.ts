@@ -13,56 +13,9 @@ import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError, type OA
 import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { freePort, startTestService, type TestService } from '../support/service.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { MemoryOAuthProvider } from '../support/memory-oauth-provider.ts';
 
 
-/** The smallest provider the SDK needs: everything in memory. */
-class MemoryProvider implements OAuthClientProvider {
-  info: StoredOAuthClientInformation | undefined;
-  saved: StoredOAuthTokens | undefined;
-  verifier = '';
-  discovery: OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-  readonly #redirect: string;
-  readonly #metadata: Partial<OAuthClientMetadata>;
-  constructor(redirect: string, metadata: Partial<OAuthClientMetadata>) {
-    this.#redirect = redirect;
-    this.#metadata = metadata;
-  }
-  get redirectUrl() {
-    return this.#redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'E2E client', redirect_uris: [this.#redirect], ...this.#metadata };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: StoredOAuthClientInformation) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  // SEP-2352: lets the SDK bind the callback leg to the authorization server it discovered.
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
 
 describe('OAuth end to end with the MCP client SDK and Chromium', () => {
   let service: TestService;
@@ -110,7 +63,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
   async function fullFlow(metadata: Partial<OAuthClientMetadata>, email: string) {
     const serverUrl = `${service.baseUrl}/mcp`;
     const callbackOrigin = `http://127.0.0.1:${await freePort()}`;
-    const provider = new MemoryProvider(`${callbackOrigin}/callback`, metadata);
+    const provider = new MemoryOAuthProvider(`${callbackOrigin}/callback`, { client_name: 'E2E client', ...metadata });
 
     // Discovery from a 401: the transport's first request is refused, the SDK follows WWW-Authenticate.
     const firstTry = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });

@@ -12,50 +12,10 @@ import { auth as v1Auth, UnauthorizedError as V1Unauthorized } from '@modelconte
 import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { approveHeadless, mcpStatus, revoke } from './support/headless.ts';
+import { MemoryOAuthProvider } from '../support/memory-oauth-provider.ts';
 
-type Tokens = { access_token: string; refresh_token?: string; token_type: string };
-type Info = { client_id: string; client_secret?: string };
-
-/** An in-memory OAuthClientProvider; both SDK majors accept this shape. */
-class MemoryProvider {
-  info: Info | undefined;
-  saved: Tokens | undefined;
-  verifier = '';
-  discovery: v2.OAuthDiscoveryState | undefined;
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = 'http://127.0.0.1:8976/callback';
-  readonly clientMetadata;
-  constructor(name: string) {
-    this.clientMetadata = { client_name: name, redirect_uris: [this.redirectUrl], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: Info) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: Tokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: v2.OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
+const sdkProvider = (name: string) =>
+  new MemoryOAuthProvider('http://127.0.0.1:8976/callback', { client_name: name, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
 
 describe('official MCP client SDKs: discovery → registration → sign-in → token → tools → refresh → revoke', () => {
   let service: TestService;
@@ -68,7 +28,7 @@ describe('official MCP client SDKs: discovery → registration → sign-in → t
   after(async () => service?.close());
 
   /** Checks the authorization request the SDK built from discovery, then approves it. */
-  async function approve(provider: MemoryProvider, email: string): Promise<URL> {
+  async function approve(provider: MemoryOAuthProvider, email: string): Promise<URL> {
     const url = provider.authorizationUrl;
     assert.ok(url, 'the SDK asked for authorization after the 401');
     assert.equal(`${url.origin}${url.pathname}`, `${service.baseUrl}/oauth/authorize`, 'found through protected-resource and AS metadata');
@@ -81,7 +41,7 @@ describe('official MCP client SDKs: discovery → registration → sign-in → t
     return callback;
   }
 
-  async function refreshThenRevoke(provider: MemoryProvider, refresh: () => Promise<unknown>) {
+  async function refreshThenRevoke(provider: MemoryOAuthProvider, refresh: () => Promise<unknown>) {
     const first = provider.saved;
     assert.ok(first?.access_token && first.refresh_token);
     assert.equal(await refresh(), 'AUTHORIZED');
@@ -97,7 +57,7 @@ describe('official MCP client SDKs: discovery → registration → sign-in → t
 
   for (const era of ['legacy', 'modern'] as const) {
     test(`v2 client (@modelcontextprotocol/client), ${era === 'modern' ? '2026-07-28' : '2025'} era`, async () => {
-      const provider = new MemoryProvider(`v2 ${era}`);
+      const provider = sdkProvider(`v2 ${era}`);
       const options = era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {};
       const first = new v2.StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
       await assert.rejects(new v2.Client({ name: 'matrix', version: '1.0.0' }, options).connect(first), v2.UnauthorizedError);
@@ -119,7 +79,7 @@ describe('official MCP client SDKs: discovery → registration → sign-in → t
   }
 
   test('v1 client (@modelcontextprotocol/sdk), 2025 era', async () => {
-    const provider = new MemoryProvider('v1');
+    const provider = sdkProvider('v1');
     const first = new V1Transport(new URL(mcpUrl), { authProvider: provider });
     await assert.rejects(new V1Client({ name: 'matrix-v1', version: '1.0.0' }).connect(first), V1Unauthorized);
     const callback = await approve(provider, `v1@${domain}`);
