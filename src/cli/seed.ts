@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import { migrateToLatest, openStore } from '../store/database.ts';
-import { AlreadySeededError, BULK_RECORD_SHARE, DEFAULT_MEETINGS, MAX_MEETINGS, seedDemo } from '../data/seed.ts';
+import { AlreadySeededError, BULK_RECORD_SHARE, DEFAULT_MEETINGS, MAX_MEETINGS, demoSeedState, seedDemo } from '../data/seed.ts';
 import { progressBar } from '../data/progress.ts';
 import { DEMO_ACCOUNTS } from '../data/orgs.ts';
 import { listOrganizations } from '../store/organizations.ts';
@@ -54,7 +54,15 @@ export const FIRST_START_MEETINGS = 1000;
  */
 export async function seedOnFirstStart(ctx: AppContext, signal?: AbortSignal): Promise<boolean> {
   if (ctx.config.env !== 'development') return false;
-  if ((await listOrganizations(ctx.store.db)).length > 0) return false;
+  if ((await listOrganizations(ctx.store.db)).length > 0) {
+    if ((await demoSeedState(ctx.store)) === 'partial') {
+      process.stderr.write(
+        '  The demo dataset is incomplete: an earlier first start was stopped while loading it.\n' +
+          '  To start over, stop the service, delete the database (DATABASE_URL) and run npm start again.\n',
+      );
+    }
+    return false;
+  }
   process.stderr.write(`  Empty database: loading the demo dataset (${FIRST_START_MEETINGS.toLocaleString('en-US')} meetings; \`agent-access seed --meetings N\` for more)...\n`);
   await seedDemo(ctx.store, { meetings: FIRST_START_MEETINGS, appUrl: ctx.config.appUrl, progress: progressBar('meetings'), signal });
   ctx.logger.info('demo dataset loaded');

@@ -55,6 +55,18 @@ export async function isSeeded(store: Store): Promise<boolean> {
   return (await findOrganizationByDomain(store.db, NORTHWIND.domain)) !== undefined;
 }
 
+/**
+ * Whether the demo dataset is absent, complete, or was cut short (a stop during the first-start
+ * seed). The seed writes Globex's documents last, so their presence marks a finished run.
+ */
+export async function demoSeedState(store: Store): Promise<'none' | 'partial' | 'complete'> {
+  if (!(await isSeeded(store))) return 'none';
+  const globex = await findOrganizationByDomain(store.db, GLOBEX.domain);
+  if (!globex) return 'partial';
+  const doc = await store.db.selectFrom('documents').select('id').where('org_id', '=', globex.id).limit(1).executeTakeFirst();
+  return doc ? 'complete' : 'partial';
+}
+
 export async function seedDemo(store: Store, options: SeedOptions = {}): Promise<SeedSummary> {
   const meetings = options.meetings ?? DEFAULT_MEETINGS;
   if (!Number.isInteger(meetings) || meetings < 10 || meetings > MAX_MEETINGS) throw new RangeError(`meetings must be a whole number from 10 to ${MAX_MEETINGS}`);

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
 import type { Store } from '../../src/store/database.ts';
-import { AlreadySeededError, seedDemo } from '../../src/data/seed.ts';
+import { AlreadySeededError, demoSeedState, seedDemo } from '../../src/data/seed.ts';
 import { DEMO_ACCOUNTS } from '../../src/data/orgs.ts';
 
 const ANCHOR = Date.UTC(2026, 10, 18, 12);
@@ -43,6 +43,21 @@ for (const dialect of dialectsUnderTest()) {
         controller.abort();
         await assert.rejects(seedDemo(c.store, { meetings: 50, anchor: ANCHOR, signal: controller.signal }), { name: 'AbortError' });
         assert.equal((await c.store.db.selectFrom('organizations').select('id').execute()).length, 0);
+      } finally {
+        await c.cleanup();
+      }
+    });
+
+    it('tells a seed cut short mid-way from a complete one', async () => {
+      assert.equal(await demoSeedState(a.store), 'complete');
+      const c = await openTestStore(dialect);
+      try {
+        assert.equal(await demoSeedState(c.store), 'none');
+        const controller = new AbortController();
+        // Stop after the first batch of meetings is written: Northwind exists, Globex does not.
+        const progress = () => controller.abort();
+        await assert.rejects(seedDemo(c.store, { meetings: 600, anchor: ANCHOR, signal: controller.signal, progress }), { name: 'AbortError' });
+        assert.equal(await demoSeedState(c.store), 'partial');
       } finally {
         await c.cleanup();
       }
