@@ -5,19 +5,8 @@ import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
 import { fts5Query } from './query-terms.ts';
 import { visibleDocuments } from './scope-sql.ts';
-import type { DocumentSource } from './schema.ts';
+import { toHit, type HitRow } from './hit-row.ts';
 
-type Row = {
-  document_id: string;
-  idx: number;
-  heading: string;
-  text: string;
-  title: string;
-  url: string;
-  source: DocumentSource;
-  last_modified: number;
-  rank: number;
-};
 
 /**
  * CROSS JOIN fixes SQLite's join order (the FTS5 matches drive; each is looked up by rowid), so the
@@ -27,7 +16,7 @@ type Row = {
  * needed only when the first pass filtered too many of the best matches away.
  */
 function query(scope: SearchScope, q: string, limit: number, inner: number | null) {
-  return sql<Row>`
+  return sql<HitRow>`
     select c.document_id, c.idx, c.heading, c.text, d.title, d.url, d.source, d.last_modified, f.rank
     from (
       select rowid, rank
@@ -59,17 +48,7 @@ export function fts5Index(db: Kysely<Database>): DocumentIndex {
         const { rows: seen } = await sql<{ n: number }>`select count(*) as n from (select 1 from document_chunks_fts where document_chunks_fts match ${q} limit ${inner + 1}) m`.execute(db);
         if (Number(seen[0]?.n ?? 0) > inner) rows = (await query(scope, q, limit, null).execute(db)).rows;
       }
-      return rows.map((r) => ({
-        documentId: r.document_id,
-        chunkIndex: Number(r.idx),
-        heading: r.heading,
-        text: r.text,
-        title: r.title,
-        url: r.url,
-        source: r.source,
-        lastModified: Number(r.last_modified),
-        score: -Number(r.rank), // bm25 is lower-is-better
-      }));
+      return rows.map((r) => toHit(r, -Number(r.rank))); // bm25 is lower-is-better
     },
     async frequencies(scope, groups, cap) {
       const out: number[] = [];

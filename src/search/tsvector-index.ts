@@ -5,20 +5,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
 import { visibleDocuments } from './scope-sql.ts';
-import type { DocumentSource } from './schema.ts';
+import { toHit, type HitRow } from './hit-row.ts';
 import type { RetrievalQuery } from './retrieval-plan.ts';
 
-type Row = {
-  document_id: string;
-  idx: number;
-  heading: string;
-  text: string;
-  title: string;
-  url: string;
-  source: DocumentSource;
-  last_modified: number;
-  rank: number;
-};
 
 /** Clauses OR-ed (||), groups of a clause AND-ed (&&), alternatives OR-ed; a stop word gives an empty, ignored operand. */
 function tsquery(retrieval: RetrievalQuery): RawBuilder<unknown> {
@@ -29,7 +18,7 @@ function tsquery(retrieval: RetrievalQuery): RawBuilder<unknown> {
 
 function query(scope: SearchScope, retrieval: RetrievalQuery, limit: number) {
   const q = tsquery(retrieval);
-  return sql<Row>`
+  return sql<HitRow>`
     select c.document_id, c.idx, c.heading, c.text, d.title, d.url, d.source, d.last_modified,
       ts_rank_cd('{0.3, 0.2, 0.6, 1.0}'::float4[], c.tsv, ${q}, 1) as rank
     from document_chunks c
@@ -44,17 +33,7 @@ export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
     async search(scope, retrieval, limit): Promise<SearchHit[]> {
       if (retrieval.flat(2).length === 0) return [];
       const { rows } = await query(scope, retrieval, limit).execute(db);
-      return rows.map((r) => ({
-        documentId: r.document_id,
-        chunkIndex: Number(r.idx),
-        heading: r.heading,
-        text: r.text,
-        title: r.title,
-        url: r.url,
-        source: r.source,
-        lastModified: Number(r.last_modified),
-        score: Number(r.rank),
-      }));
+      return rows.map((r) => toHit(r, Number(r.rank)));
     },
     async frequencies(scope, groups, cap) {
       return Promise.all(
