@@ -1,20 +1,12 @@
 // Issuing authorization codes: bound to client, PKCE challenge, redirect URI, resource, scope, user
 // and the browser session that approved them (AS-21); stored only as a keyed hash; 60 s by default.
 import type { AppContext } from '../http/context.ts';
-import { insertCode } from '../store/oauth-codes.ts';
+import { insertCode, type AuthorizationCode } from '../store/oauth-codes.ts';
 import { now } from '../store/ids.ts';
 import { keyedHash, newSecret } from './secrets.ts';
 
-export type CodeBinding = {
-  clientId: string;
-  orgId: string;
-  userId: string;
-  sessionId: string | null;
-  redirectUri: string;
-  codeChallenge: string;
-  scope: string;
-  resource: string;
-};
+/** What a code is bound to: the stored code without its hash, times and consumption state. */
+export type CodeBinding = Omit<AuthorizationCode, 'codeHash' | 'createdAt' | 'expiresAt' | 'consumedAt' | 'grantId'>;
 
 export async function issueAuthorizationCode(ctx: AppContext, binding: CodeBinding): Promise<string> {
   const code = newSecret('code');
