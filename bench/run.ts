@@ -2,7 +2,6 @@
 // bench/results/latest.md and latest.json. See bench/README.md.
 import { parseArgs, USAGE, UsageError } from './lib/args.ts';
 import { machine, writeResults, RESULTS_VERSION, type Results } from './lib/report.ts';
-import { detectFeatures } from './lib/service.ts';
 import type { BenchEnv, WorkloadResult } from './workloads/types.ts';
 import { workloads } from './workloads/index.ts';
 
@@ -11,7 +10,6 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
   const log = options.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
   const env: BenchEnv = {
     options,
-    features: detectFeatures(),
     compare: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, log, profileDir: options.profileDir },
     log,
   };

@@ -1,7 +1,6 @@
 // What a workload is and what it reports.
 import type { BenchOptions } from '../lib/args.ts';
 import type { CaseResult, CompareOptions } from '../lib/compare.ts';
-import type { Features } from '../lib/service.ts';
 import type { Spread } from '../lib/stats.ts';
 
 export type Goal = { text: string; met: boolean | null; detail: string };
@@ -22,7 +21,6 @@ export type WorkloadResult = {
 
 export type BenchEnv = {
   options: BenchOptions;
-  features: Features;
   compare: CompareOptions;
   log: (line: string) => void;
 };

@@ -6,7 +6,6 @@ import type { CaseResult, CaseSpec, Contender } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { ensureDataset, postgresReachable, type Dataset } from '../lib/datasets.ts';
 import { ERAS, type Era } from '../lib/mcp-requests.ts';
-import { missing } from '../lib/service.ts';
 import type { Spread } from '../lib/stats.ts';
 import { anchor, serviceContender, toolLoad } from './contenders.ts';
 import { type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
@@ -56,7 +55,7 @@ export const w1: Workload = {
   async run(env: BenchEnv): Promise<WorkloadResult> {
     const meetings = env.options.quick ? 1_000 : 100_000;
     const notes: string[] = [];
-    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : missing(env.features, { seed: true, mcp: true, tools: ['list_meetings'], issue: true });
+    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : [];
     if (meetings > env.options.maxMeetings) lacking.push(`${meetings.toLocaleString('en-US')} meetings is above --max-meetings ${env.options.maxMeetings}`);
     const datasets: { dialect: 'sqlite' | 'postgres'; dataset: Dataset }[] = [];
     if (lacking.length === 0) {

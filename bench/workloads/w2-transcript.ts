@@ -4,7 +4,6 @@ import type { CaseResult, Contender } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { ensureDataset, postgresReachable, type Dataset } from '../lib/datasets.ts';
 import { send, toolCall } from '../lib/mcp-requests.ts';
-import { missing } from '../lib/service.ts';
 import { queryDataset } from '../lib/sql.ts';
 import { anchor, serviceContender, toolLoad } from './contenders.ts';
 import { notRun, pending, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
@@ -34,7 +33,7 @@ export const w2: Workload = {
   id: 'W2',
   title: 'transcript page: get_meeting_transcript on a two-hour meeting',
   async run(env: BenchEnv): Promise<WorkloadResult> {
-    const lacking = env.options.anchorsOnly ? ['--anchors-only (the anchor needs the service’s dataset)'] : missing(env.features, { seed: true, mcp: true, tools: ['get_meeting_transcript'], issue: true });
+    const lacking = env.options.anchorsOnly ? ['--anchors-only (the anchor needs the service’s dataset)'] : [];
     const meetings = env.options.quick ? 1_000 : 100_000;
     if (meetings > env.options.maxMeetings) lacking.push(`${meetings.toLocaleString('en-US')} meetings is above --max-meetings ${env.options.maxMeetings}`);
     if (lacking.length) return notRun(this, lacking, GOALS.map(pending));

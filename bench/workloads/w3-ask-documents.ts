@@ -6,7 +6,6 @@
 import type { CaseResult } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { ensureDataset, postgresReachable, type Dialect } from '../lib/datasets.ts';
-import { missing } from '../lib/service.ts';
 import { queryDataset } from '../lib/sql.ts';
 import { anchor, serviceContender, toolLoad } from './contenders.ts';
 import { notRun, pending, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
@@ -42,8 +41,7 @@ export const w3: Workload = {
   async run(env: BenchEnv): Promise<WorkloadResult> {
     const goalTexts = ['p95 ≤ 50 ms at 10,000 documents, both dialects', 'p95 ≤ 150 ms at 100,000 documents, both dialects'];
     const lacking = env.options.anchorsOnly
-      ? ['--anchors-only (the anchor needs the service’s dataset)']
-      : missing(env.features, { seed: true, mcp: true, tools: ['ask_documents'], issue: true, documents: true });
+      ? ['--anchors-only (the anchor needs the service’s dataset)'] : [];
     if (lacking.length) return notRun(this, lacking, goalTexts.map(pending));
     const sizes = env.options.quick ? [500] : [10_000, 100_000];
     const dialects: Dialect[] = ['sqlite'];

@@ -8,7 +8,7 @@ import type { CaseResult, Contender, Load } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { copySqlite, ensureDataset, postgresReachable, type Dataset, type Dialect } from '../lib/datasets.ts';
 import type { Running } from '../lib/proc.ts';
-import { missing, serviceProcess } from '../lib/service.ts';
+import { serviceProcess } from '../lib/service.ts';
 import { issueTokens, scratchDir } from './contenders.ts';
 import { pending, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
 
@@ -81,7 +81,7 @@ export const w4: Workload = {
       `${CONNECTIONS} connections; every request sends a live refresh token and the rotated one goes back into play`,
     ];
     TOKENS = CONNECTIONS * (env.compare.rounds + 4);
-    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : missing(env.features, { seed: true, issue: true, tokenEndpoint: true });
+    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : [];
     const contenders: Contender[] = [];
     if (lacking.length === 0) {
       contenders.push(serviceRefresh('sqlite', await ensureDataset(env.options.dataDir, { dialect: 'sqlite', meetings: 10 }, env.log), env));

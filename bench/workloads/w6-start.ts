@@ -4,7 +4,7 @@
 import type { Contender } from '../lib/compare.ts';
 import { ensureDataset, largestCachedSqlite, sqliteFits, type Dataset } from '../lib/datasets.ts';
 import { memoryOf, startProcess } from '../lib/proc.ts';
-import { missing, serviceProcess } from '../lib/service.ts';
+import { serviceProcess } from '../lib/service.ts';
 import { spread } from '../lib/stats.ts';
 import { scratchDir } from './contenders.ts';
 import type { BenchEnv, StartResult, Workload, WorkloadResult } from './types.ts';
@@ -18,7 +18,7 @@ export const w6: Workload = {
     const notes: string[] = [];
     const wanted = env.options.quick ? 1_000 : 1_000_000;
     let dataset: Dataset | undefined;
-    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : missing(env.features, { seed: true });
+    const lacking = env.options.anchorsOnly ? ['--anchors-only'] : [];
     if (lacking.length === 0) {
       const room = wanted > env.options.maxMeetings ? { fits: false, needGb: Number.NaN, freeGb: Number.NaN } : sqliteFits(env.options.dataDir, wanted);
       if (room.fits) dataset = await ensureDataset(env.options.dataDir, { dialect: 'sqlite', meetings: wanted }, env.log);
