@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './context.ts';
 import { isStoreUnavailable } from '../store/errors.ts';
+import { html, renderPage } from './html.ts';
 
 export class HttpError extends Error {
   readonly status: ContentfulStatusCode;
@@ -41,20 +42,10 @@ export function onError(error: Error, c: Context<AppEnv>) {
     // The authorization and consent endpoints are pages a person sees, not JSON APIs.
     const browserPage = /^\/oauth\/(authorize|consent)(\/|$)/.test(c.req.path);
     if (isApiPath(c.req.path) && !browserPage) return jsonError(c, 503, 'temporarily_unavailable', description);
-    return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Temporarily unavailable</title></head><body><h1>Temporarily unavailable</h1><p>${description}</p></body></html>`, 503);
+    return renderPage(c, { title: 'Temporarily unavailable', body: html`<h1>Temporarily unavailable</h1><p>${description}</p>`, status: 503, noindex: true });
   }
   c.get('log').error({ err: error }, 'unhandled error');
   const description = `An internal error occurred. Quote request id ${c.get('requestId')} when reporting it.`;
   if (isApiPath(c.req.path)) return jsonError(c, 500, 'server_error', description);
-  return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><h1>Something went wrong</h1><p>${description}</p></body></html>`, 500);
-}
-
-export function notFound(c: Context<AppEnv>) {
-  if (isApiPath(c.req.path) || (c.req.header('accept') ?? '').includes('application/json')) {
-    return c.json({ error: 'not_found', error_description: `No resource at ${c.req.path}`, path: c.req.path }, 404);
-  }
-  return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><h1>Not found</h1><p>Nothing lives at this address.</p><p><a href="/">Home</a></p></body></html>`,
-    404,
-  );
+  return renderPage(c, { title: 'Something went wrong', body: html`<h1>Something went wrong</h1><p>${description}</p>`, status: 500, noindex: true });
 }

@@ -15,8 +15,6 @@ import { freePort, startTestService, type TestService } from '../support/service
 import { launchBrowser } from '../support/browser.ts';
 import { MemoryOAuthProvider } from '../support/memory-oauth-provider.ts';
 
-
-
 describe('OAuth end to end with the MCP client SDK and Chromium', () => {
   let service: TestService;
   let browser: Browser;

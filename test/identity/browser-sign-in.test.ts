@@ -14,7 +14,6 @@ import { startFakeIssuer } from './support/fake-issuer.ts';
 import { ssoOrganization } from './support/sso.ts';
 import { launchBrowser } from '../support/browser.ts';
 
-
 describe('sign-in in a real browser through the demo identity provider', () => {
   let service: TestService;
   let browser: Browser;

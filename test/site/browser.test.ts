@@ -31,7 +31,6 @@ declare const document: BrowserDocument;
 declare function getComputedStyle(element: BrowserElement): { color: string; backgroundColor: string };
 declare const DOMParser: new () => { parseFromString(source: string, type: string): BrowserDocument };
 
-
 type Visit = { status: number; consoleErrors: string[]; external: string[]; page: Page };
 
 describe('pages in Chromium', () => {
