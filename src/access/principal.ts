@@ -18,11 +18,8 @@ export type Principal = {
   teamIds: string[];
   /** Teams the user manages, sub-teams included (empty unless a manager or admin manages some). */
   managedTeamIds: string[];
-  /**
-   * Members of those teams, resolved once per request so visibility predicates use an indexed
-   * `owner_id in (…)`; when absent, the predicates resolve them in a subquery.
-   */
-  managedMemberIds?: string[];
+  /** Members of those teams, resolved once per request so visibility predicates use an indexed `owner_id in (…)`. */
+  managedMemberIds: string[];
   /** The organization's `restrict_meeting_details_to_participants` setting. */
   restrictMeetingDetails: boolean;
 };

@@ -20,8 +20,7 @@ function attendedIds(p: Principal): RawBuilder<unknown> {
 
 /** User ids of members of the teams the caller manages (sub-teams included), as an IN list. */
 function managedMemberIds(p: Principal): RawBuilder<unknown> {
-  if (p.managedMemberIds) return p.managedMemberIds.length ? sql`(${sql.join(p.managedMemberIds)})` : sql`(select null where 1 = 0)`;
-  return sql`(select tm.user_id from team_members tm where tm.org_id = ${p.orgId} and tm.team_id in (${sql.join(p.managedTeamIds)}))`;
+  return p.managedMemberIds.length ? sql`(${sql.join(p.managedMemberIds)})` : sql`(select null where 1 = 0)`;
 }
 
 /** Meetings (list and metadata): admin all; manager own + attended + managed members'; member own + attended; viewer attended. */

@@ -34,7 +34,7 @@ export async function openSearchFixture(dialect: Dialect): Promise<SearchFixture
     globex: { orgId: gx.id, teams: gxTeams },
     member(teamIds = [], org = 'northwind') {
       const orgId = org === 'northwind' ? nw.id : gx.id;
-      return { userId: `usr_${org}`, orgId, email: `mia.member@${org}.example`, name: 'Mia Member', role: 'member', timezone: 'UTC', teamIds, managedTeamIds: [], restrictMeetingDetails: false };
+      return { userId: `usr_${org}`, orgId, email: `mia.member@${org}.example`, name: 'Mia Member', role: 'member', timezone: 'UTC', teamIds, managedTeamIds: [], managedMemberIds: [], restrictMeetingDetails: false };
     },
     cleanup,
   };
