@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from './context.ts';
 import { onError } from './errors.ts';
-import { accessLog, requestId, securityHeaders } from './middleware.ts';
+import { accessLog, formBodyLimit, requestId, securityHeaders } from './middleware.ts';
 import { clientAddressMiddleware } from './client-address.ts';
 import { healthRoutes } from './health.ts';
 import { createBrowserIdentity, identityRoutes } from '../identity/index.ts';
@@ -17,6 +17,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
   app.use(clientAddressMiddleware(ctx.config.trustedProxies));
   app.use(accessLog());
   app.use(securityHeaders({ https: ctx.config.baseUrl.startsWith('https://') }));
+  app.use(formBodyLimit());
   // SITE_URL ≠ BASE_URL: site routes on the site host, API routes on the API host (site.md).
   app.use(hostRouting(ctx.config));
 

@@ -1,6 +1,8 @@
 // Small named middleware factories applied to every request.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { html, renderPage } from './html.ts';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './context.ts';
 
@@ -46,4 +48,29 @@ export function securityHeaders(options: { https: boolean }): MiddlewareHandler<
     if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
     if (options.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
+}
+
+/** Paths that enforce their own body limit in their protocol's format (OAuth JSON, MCP 413). */
+const OWN_BODY_LIMIT = /^\/(oauth|mcp)(\/|$)/;
+export const MAX_FORM_BODY_BYTES = 64 * 1024;
+
+/**
+ * Every other request body (sign-out, connected apps, the demo identity provider's forms, any
+ * unknown path) is a small form: a declared body over the limit is refused before it is read, so a
+ * client cannot make the service wait for, or buffer, a huge body.
+ */
+export function formBodyLimit(maxBytes = MAX_FORM_BODY_BYTES): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return renderPage(c, {
+        title: 'Request too large',
+        body: html`<h1>Request too large</h1><p>This form accepts at most ${Math.round(maxBytes / 1024)} KB.</p>`,
+        status: 413,
+        noindex: true,
+      });
+    },
+  });
+  return (c, next) => (OWN_BODY_LIMIT.test(c.req.path) ? next() : limit(c, next));
 }

@@ -58,6 +58,15 @@ describe('oversized bodies are refused before they are read', () => {
     assert.match(answer.body, /<html/);
   });
 
+  // Browser forms outside /oauth: sign-out, disconnecting an app, and anything else that posts.
+  for (const path of ['/signout', '/account/connected-apps/revoke', '/some/unknown/form']) {
+    it(`answers ${path} declaring 100 MB with a 413 page at once`, async () => {
+      const answer = await declareHuge(port, path, 'application/x-www-form-urlencoded', 100 * 1024 * 1024);
+      assert.equal(answer.status, 413);
+      assert.match(answer.body, /<html/);
+    });
+  }
+
   it('answers /mcp declaring 100 MB with 413 at once', async () => {
     const answer = await declareHuge(port, '/mcp', 'application/json', 100 * 1024 * 1024);
     assert.equal(answer.status, 413);
