@@ -2,21 +2,10 @@
 // port), their readiness, their memory, and a clean stop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/support/free-port.ts';
+export { freePort };
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export type ProcessSpec = {
   /** Arguments to this Node binary (process.execPath, i.e. Node 24 under npm). */

@@ -1,5 +1,4 @@
 // Starts the real service in this process on a free port, on a fresh test database.
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,18 +8,8 @@ import type { Logger } from '../../src/log.ts';
 import type { Dialect } from '../../src/store/database.ts';
 import { startService, type RunningService } from '../../src/server.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './free-port.ts';
+export { freePort };
 
 export type TestService = RunningService & {
   baseUrl: string;
