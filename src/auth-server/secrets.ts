@@ -1,7 +1,7 @@
 // Opaque credentials with typed prefixes, 256 bits of randomness each (AS-23), stored only as an
 // HMAC-SHA-256 under config.secrets.hash. base64url keeps them to unreserved characters, so naive
 // Basic-auth clients that skip form-encoding still work (AS-36).
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const PREFIXES = {
   access: 'aat_',
@@ -34,19 +34,4 @@ export function sameHash(a: string | null | undefined, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** AES-256-GCM: iv (12) | tag (16) | ciphertext, base64url. */
-export function encrypt(key: Buffer, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-}
-
-export function decrypt(key: Buffer, sealed: string): string {
-  const raw = Buffer.from(sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { demoClientId, demoClientSecret, demoIssuer } from '../identity/demo-idp/clients.ts';
-import { sealSecret, ssoSecretContext } from '../identity/secret-box.ts';
+import { sealSecret, ssoSecretContext } from '../crypto/secret-box.ts';
 import { now } from '../store/ids.ts';
 import { createOrganization, listOrganizations, setSso, type License } from '../store/organizations.ts';
 import { day, dispatch, printTable, requireOrganization, UsageError, withStore } from './admin-common.ts';

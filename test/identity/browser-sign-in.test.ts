@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { demoClientId, demoClientSecret, demoIssuer } from '../../src/identity/demo-idp/clients.ts';
-import { sealSecret, ssoSecretContext } from '../../src/identity/secret-box.ts';
+import { sealSecret, ssoSecretContext } from '../../src/crypto/secret-box.ts';
 import { createOrganization, findOrganizationByDomain, licenseIsActive, setSso } from '../../src/store/organizations.ts';
 import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
 import { emailDomain, emailPolicy } from '../../src/identity/email-policy.ts';
 import { safeReturnTo, safeSignupSource } from '../../src/identity/return-to.ts';
-import { openSecret, sealSecret } from '../../src/identity/secret-box.ts';
+import { openSecret, sealSecret } from '../../src/crypto/secret-box.ts';
 import { signInAsDemoUser } from '../support/demo-signin.ts';
 import { SIGN_IN_STARTS_PER_MINUTE } from '../../src/identity/defaults.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSecret, ssoSecretContext } from '../../src/identity/secret-box.ts';
+import { openSecret, ssoSecretContext } from '../../src/crypto/secret-box.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';

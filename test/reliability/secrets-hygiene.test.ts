@@ -14,7 +14,7 @@ import { runCli } from '../support/cli.ts';
 import { seedDemo } from '../../src/data/seed.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { CACHE_MS } from '../../src/auth-server/verify.ts';
-import { openSecret, ssoSecretContext } from '../../src/identity/secret-box.ts';
+import { openSecret, ssoSecretContext } from '../../src/crypto/secret-box.ts';
 import { authorizeCode, browserFor, exchangeCode, mcpRequest, pkcePair, refreshTokens, registerClient, revokeToken, rpcMessage, tokenRequest, type Tokens } from './support/oauth-flow.ts';
 
 const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'registration_access_token', 'code', 'device_code']);

@@ -10,8 +10,12 @@ import { InvalidGrant, InvalidScope, InvalidTarget } from '../errors.ts';
 import { required } from '../http/params.ts';
 import { mintTokens, type TokenResponse } from '../issue.ts';
 import { canonicalizeResource } from '../resource.ts';
-import { decrypt, encrypt, keyedHash } from '../secrets.ts';
+import { keyedHash } from '../secrets.ts';
+import { openSecret, sealSecret } from '../../crypto/secret-box.ts';
 import type { GrantRequest, GrantType } from './types.ts';
+
+/** The grace response is bound to the refresh token it answers: it cannot be moved to another row. */
+const graceContext = (tokenHash: string) => `refresh-grace:${tokenHash}`;
 
 class LostRotation extends Error {}
 
@@ -61,7 +65,7 @@ async function answerRotated(r: GrantRequest, rt: RefreshToken, print: string, a
   const { ctx } = r;
   const withinGrace = rt.rotatedAt !== null && at - rt.rotatedAt <= ctx.config.oauth.refreshGraceSeconds * 1000;
   if (withinGrace) {
-    if (rt.requestFingerprint === print && rt.graceResponseEnc) return JSON.parse(decrypt(ctx.config.secrets.encryptionKey, rt.graceResponseEnc)) as TokenResponse;
+    if (rt.requestFingerprint === print && rt.graceResponseEnc) return JSON.parse(openSecret(ctx.config.secrets.encryptionKey, rt.graceResponseEnc, graceContext(rt.tokenHash))) as TokenResponse;
     throw new InvalidGrant('The refresh token has just been rotated');
   }
   if (await revokeGrant(ctx.store.db, rt.grant.id, 'refresh_token_reuse', at)) {
@@ -82,7 +86,7 @@ async function rotate(r: GrantRequest, rt: RefreshToken, scope: string, print: s
     if (!(await markRefreshTokenRotated(trx, rt.tokenHash, print, at))) throw new LostRotation();
     const response = await mintTokens(ctx, trx, rt.grant, scope, at);
     // Kept only for the grace window (cleared by the periodic job), and only encrypted.
-    if (ctx.config.oauth.refreshGraceSeconds > 0) await setGraceResponse(trx, rt.tokenHash, encrypt(ctx.config.secrets.encryptionKey, JSON.stringify(response)));
+    if (ctx.config.oauth.refreshGraceSeconds > 0) await setGraceResponse(trx, rt.tokenHash, sealSecret(ctx.config.secrets.encryptionKey, JSON.stringify(response), graceContext(rt.tokenHash)));
     await touchGrant(trx, rt.grant.id, at);
     return response;
   });

@@ -5,7 +5,7 @@ import type { Organization } from '../../store/organizations.ts';
 import { demoClientId, demoClientSecret, demoIssuer } from '../demo-idp/clients.ts';
 import { emailPolicy, type EmailPolicy } from '../email-policy.ts';
 import { SignInRefused } from '../refusal.ts';
-import { openSecret, ssoSecretContext } from '../secret-box.ts';
+import { openSecret, ssoSecretContext } from '../../crypto/secret-box.ts';
 import type { UpstreamProviderKind } from '../schema.ts';
 import type { UpstreamClient } from '../upstream/relying-party.ts';
 import { GOOGLE_ISSUER, googleProvider } from './google.ts';

@@ -1,5 +1,5 @@
 // Test helpers: an organization whose SSO is a fake issuer, and an HTTP sign-in through it.
-import { sealSecret, ssoSecretContext } from '../../../src/identity/secret-box.ts';
+import { sealSecret, ssoSecretContext } from '../../../src/crypto/secret-box.ts';
 import { createOrganization, setSso, type Organization } from '../../../src/store/organizations.ts';
 import type { TestService } from '../../support/service.ts';
 import { CookieJar } from '../../support/demo-signin.ts';

@@ -1,4 +1,4 @@
-// Secrets at rest (SSO client secrets): AES-256-GCM under config.secrets.encryptionKey, a fresh
+// Secrets at rest (SSO client secrets, the refresh grace response): AES-256-GCM under config.secrets.encryptionKey, a fresh
 // 96-bit IV per value (NIST SP 800-38D §8.2). Format: `v1.<iv>.<tag>.<ciphertext>`, base64url.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
