@@ -39,6 +39,7 @@ console.log(`\n${result.requests} requests in ${durationS} s at ${rate}/s (${Obj
 console.log(`errors: ${result.errors}${result.errorSamples.length ? `\n  ${result.errorSamples.join('\n  ')}` : ''}`);
 console.log(`p99 per window after warm-up: ${p99s.map((p) => p.toFixed(0)).join(', ')} ms (median ${medianP99.toFixed(0)} ms, last/median ${(p99s.at(-1)! / medianP99).toFixed(2)})`);
 console.log(`RSS after warm-up ${result.rssAfterWarmupMb.toFixed(0)} MB → end ${result.rssEndMb.toFixed(0)} MB (${(result.rssGrowth * 100).toFixed(1)} %)`);
-const ok = result.errors === 0 && result.rssGrowth <= 0.1;
+console.log(`JS heap after GC ${result.heapAfterWarmupMb.toFixed(1)} MB → ${result.heapEndMb.toFixed(1)} MB (${(result.heapGrowth * 100).toFixed(1)} %)`);
+const ok = result.errors === 0 && result.rssGrowth <= 0.1 && result.heapGrowth <= 0.1;
 console.log(ok ? 'PASS' : 'FAIL');
 process.exit(ok ? 0 : 1);

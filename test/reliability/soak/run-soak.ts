@@ -4,9 +4,10 @@
 // p99 per window and the server's RSS after warm-up against the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { MAIN, childEnv, runCli } from '../../support/cli.ts';
 import { freePort } from '../../support/service.ts';
@@ -24,7 +25,20 @@ export type SoakOptions = {
   log?: (line: string) => void;
 };
 export type SoakWindow = { endS: number; requests: number; errors: number; p50: number; p99: number; rssMb: number };
-export type SoakResult = { requests: number; errors: number; errorSamples: string[]; windows: SoakWindow[]; rssAfterWarmupMb: number; rssEndMb: number; rssGrowth: number; byKind: Record<string, number> };
+export type SoakResult = {
+  requests: number;
+  errors: number;
+  errorSamples: string[];
+  windows: SoakWindow[];
+  rssAfterWarmupMb: number;
+  rssEndMb: number;
+  rssGrowth: number;
+  /** JS heap in use after a full GC, at the end of warm-up and at the end. */
+  heapAfterWarmupMb: number;
+  heapEndMb: number;
+  heapGrowth: number;
+  byKind: Record<string, number>;
+};
 
 const PAGES = ['/', '/developers', '/developers/tools', '/security', '/pricing', '/llms.txt', '/sitemap.xml', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp', '/.well-known/mcp.json', '/openapi.json'];
 const TOOL_CALLS: [string, Record<string, unknown>][] = [
@@ -35,6 +49,21 @@ const TOOL_CALLS: [string, Record<string, unknown>][] = [
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const HEAP_PROBE = fileURLToPath(new URL('./heap-probe.ts', import.meta.url));
+
+/** The server's JS heap in use right after a full collection (see heap-probe.ts), in MB. */
+async function heapAfterGcMb(child: ChildProcess, dir: string): Promise<number> {
+  const file = join(dir, 'heap');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (now && now !== before) return Number(now.trim().split(' ')[1]) / 1024 / 1024;
+  }
+  throw new Error('the server did not answer the heap probe');
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -54,7 +83,7 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; dir: 
   const db = new DatabaseSync(join(dir, 'soak.db'), { readOnly: true });
   const emails = db.prepare(`select email from users where status = 'active' and email like '%@northwind.example' order by email`).all().map((r) => String(r.email));
   db.close();
-  const child = spawn(process.execPath, [MAIN, 'serve'], { env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', HEAP_PROBE, MAIN, 'serve'], { env: childEnv({ ...env, HEAP_PROBE_FILE: join(dir, 'heap') }), stdio: ['ignore', 'ignore', 'inherit'] });
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return { child, base, dir, emails };
     await new Promise((r) => setTimeout(r, 100));
@@ -84,7 +113,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
     log(`soak: ${count} sessions, ${options.rate} requests/s for ${options.durationS} s`);
 
-    const result: SoakResult = { requests: 0, errors: 0, errorSamples: [], windows: [], rssAfterWarmupMb: 0, rssEndMb: 0, rssGrowth: 0, byKind: {} };
+    const result: SoakResult = { requests: 0, errors: 0, errorSamples: [], windows: [], rssAfterWarmupMb: 0, rssEndMb: 0, rssGrowth: 0, heapAfterWarmupMb: 0, heapEndMb: 0, heapGrowth: 0, byKind: {} };
     const latencies: number[] = [];
     let windowErrors = 0;
     const rss: { t: number; mb: number }[] = [];
@@ -150,6 +179,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         inflight.add(p);
       }
       if (rss.length === 0 || elapsedS - rss.at(-1)!.t >= 1) rss.push({ t: elapsedS, mb: rssMb(child.pid!) });
+      if (!result.heapAfterWarmupMb && elapsedS >= options.warmupS) result.heapAfterWarmupMb = await heapAfterGcMb(child, dir);
       if (elapsedS >= nextWindow) {
         const w: SoakWindow = { endS: Math.round(elapsedS), requests: latencies.length, errors: windowErrors, p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), rssMb: rss.at(-1)!.mb };
         result.windows.push(w);
@@ -167,6 +197,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     result.rssAfterWarmupMb = median(afterWarmup);
     result.rssEndMb = median(last);
     result.rssGrowth = result.rssEndMb / result.rssAfterWarmupMb - 1;
+    result.heapEndMb = await heapAfterGcMb(child, dir);
+    result.heapGrowth = result.heapEndMb / result.heapAfterWarmupMb - 1;
     return result;
   } finally {
     process.off('SIGINT', onSignal);
