@@ -12,6 +12,7 @@ import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { findOrganizationByDomain, setLicense } from '../../src/store/organizations.ts';
 import { findUserByEmail, setUserStatus } from '../../src/store/users.ts';
 import { tools } from '../../src/mcp/tools/index.ts';
+import { PRINCIPAL_REUSE_MS } from '../../src/mcp/http/bearer.ts';
 import { tokenThroughOAuth } from '../support/oauth-flow.ts';
 
 /** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
@@ -153,6 +154,23 @@ describe('POST /mcp at the HTTP edge', () => {
     assert.equal(res.status, 403);
     assert.match(res.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
     assert.match(res.headers.get('www-authenticate') ?? '', /scope="mcp"/);
+  });
+
+  it('should refuse a disabled user whose token was in use within the principal reuse bound', async () => {
+    const db = service.ctx.store.db;
+    const northwind = (await findOrganizationByDomain(db, 'northwind.example'))!;
+    const vic = (await findUserByEmail(db, northwind.id, 'vic.viewer@northwind.example'))!;
+    const warm = await token('vic.viewer@northwind.example');
+    assert.equal((await rpc(init, { Authorization: `Bearer ${warm}` })).status, 200);
+    await setUserStatus(db, northwind.id, vic.id, 'disabled');
+    try {
+      await new Promise((r) => setTimeout(r, PRINCIPAL_REUSE_MS + 100));
+      const refused = await rpc(init, { Authorization: `Bearer ${warm}` });
+      assert.equal(refused.status, 403);
+      assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);
+    } finally {
+      await setUserStatus(db, northwind.id, vic.id, 'active');
+    }
   });
 
   it('should return 403 saying why for a disabled user and an expired license', async () => {

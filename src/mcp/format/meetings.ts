@@ -2,9 +2,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
-import type { MeetingsTable } from '../../store/sales/schema.ts';
-import { participantsOf } from '../../store/sales/meetings.ts';
-import { accountsById, usersById } from '../../store/sales/lookups.ts';
+import { externalParticipantsOf, type ExternalParticipant, type MeetingListRow } from '../../store/sales/meetings.ts';
 import type { ToolContext } from '../define-tool.ts';
 import { appLink, iso, PersonSchema } from './common.ts';
 
@@ -29,16 +27,15 @@ export const MeetingItemSchema = z.object({
 });
 export type MeetingItem = z.infer<typeof MeetingItemSchema>;
 
-export async function meetingItems(db: Kysely<Database>, ctx: ToolContext, rows: MeetingsTable[]): Promise<MeetingItem[]> {
-  const orgId = ctx.principal.orgId;
-  const [participants, owners, accounts] = await Promise.all([
-    participantsOf(db, orgId, rows.map((r) => r.id)),
-    usersById(db, orgId, rows.map((r) => r.owner_id)),
-    accountsById(db, orgId, rows.map((r) => r.account_id)),
-  ]);
+export async function meetingItems(db: Kysely<Database>, ctx: ToolContext, rows: MeetingListRow[]): Promise<MeetingItem[]> {
+  const byMeeting = new Map<string, ExternalParticipant[]>();
+  for (const p of await externalParticipantsOf(db, ctx.principal.orgId, rows.map((r) => r.id))) {
+    const list = byMeeting.get(p.meeting_id);
+    if (list) list.push(p);
+    else byMeeting.set(p.meeting_id, [p]);
+  }
   return rows.map((m) => {
-    const external = participants.filter((p) => p.meeting_id === m.id && p.side !== 'seller');
-    const owner = owners.get(m.owner_id);
+    const external = byMeeting.get(m.id) ?? [];
     return {
       meeting_id: m.id,
       title: m.title,
@@ -46,14 +43,14 @@ export async function meetingItems(db: Kysely<Database>, ctx: ToolContext, rows:
       end: iso(m.end_at),
       duration_min: Math.round((m.end_at - m.start_at) / 60_000),
       status: m.status,
-      owner: { name: owner?.name ?? 'Former user', email: owner?.email ?? null },
-      prospect_org: m.account_id ? (accounts.get(m.account_id)?.domain ?? null) : null,
+      owner: { name: m.owner_name ?? 'Former user', email: m.owner_email },
+      prospect_org: m.prospect_org,
       deal_id: m.deal_id,
       meeting_type: m.meeting_type,
       external_participants: external.slice(0, MAX_EXTERNAL).map((p) => ({ name: p.name, email: p.email, company: p.company, title: p.title })),
       external_participant_count: external.length,
       has_transcript: m.has_transcript === 1,
-      has_notes: m.summary_md !== null,
+      has_notes: m.has_notes === 1,
       url: appLink(ctx, 'meetings', m.id),
     };
   });

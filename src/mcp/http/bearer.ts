@@ -9,6 +9,14 @@ export type Authenticated = { ok: true; auth: AuthInfo; principal: Principal };
 
 const quote = (s: string) => s.replace(/["\\]/g, '');
 
+/**
+ * A principal is reused while the verified token it came from is (the verifier hands back the same
+ * AuthInfo object from its cache), and never longer than this: a disabled user, an expired license
+ * or a team change reaches every request within the same bound as a revocation (verify.ts).
+ */
+export const PRINCIPAL_REUSE_MS = 3000;
+const principals = new WeakMap<AuthInfo, { principal: Principal; until: number }>();
+
 export function challenge(baseUrl: string, extra: Record<string, string> = {}): string {
   const params = { ...extra, resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp`, scope: 'mcp' };
   return `Bearer ${Object.entries(params).map(([k, v]) => `${k}="${quote(v)}"`).join(', ')}`;
@@ -38,10 +46,15 @@ export async function authenticate(input: { header: string | undefined; verifier
     const description = 'The access token lacks the "mcp" scope. Authorize again and grant the mcp scope.';
     return { status: 403, error: 'insufficient_scope', description, challenge: challenge(baseUrl, { error: 'insufficient_scope', error_description: description }) };
   }
-  const result = await principalFromAuth(input.store.db, auth);
+  const at = Date.now();
+  const reused = principals.get(auth);
+  if (reused && reused.until > at) return { ok: true, auth, principal: reused.principal };
+  const result = await principalFromAuth(input.store.db, auth, at);
   if (!result.ok) {
+    principals.delete(auth);
     if (result.reason === 'user_not_found') return invalid(result.message);
     return { status: 403, error: result.reason === 'user_disabled' ? 'user_disabled' : 'license_expired', description: result.message, challenge: null };
   }
+  principals.set(auth, { principal: result.principal, until: at + PRINCIPAL_REUSE_MS });
   return { ok: true, auth, principal: result.principal };
 }

@@ -6,7 +6,7 @@ import { dealIdParam, includeEvidenceParam, meetingIdParam, templateIdParam } fr
 import { Forbidden, InvalidArgument, NotFound } from '../errors.ts';
 import { appLink, fitItems, iso, LIST_BUDGET_CHARS, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleAgent, agentResultsFor } from '../../store/sales/agents.ts';
-import { findVisibleMeetings, meetingsOfDeal, type MeetingRow } from '../../store/sales/meetings.ts';
+import { findVisibleMeetings, meetingsOfDeal, type MeetingListRow } from '../../store/sales/meetings.ts';
 import { AgentPropertyJson, parseJson, ResultPropertyJson } from '../../store/sales/json.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
 import { resolveDeal } from './resolve.ts';
@@ -55,7 +55,7 @@ export const agentResultsTool = defineTool({
     if (agent.scope === 'deal') {
       throw new InvalidArgument(`${agent.name} is a deal-scope agent; its results are per deal, not per meeting.`, `Call get_qualification_results with template_id "${agent.id}" and a deal_id.`);
     }
-    let meetings: MeetingRow[];
+    let meetings: (Pick<MeetingListRow, 'id' | 'title' | 'start_at' | 'status' | 'has_transcript'> & { attended: number })[];
     if (args.deal_id !== undefined) {
       const deal = await resolveDeal(ctx, { deal_id: args.deal_id }, 'agent_results');
       meetings = (await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now }, null, 20)).filter((m) => m.status === 'completed').slice(0, args.last_n_meetings);

@@ -11,6 +11,9 @@ import { countMeetings, listMeetings, type MeetingFilters } from '../../store/sa
 import { accountIdsByDomain } from '../../store/sales/lookups.ts';
 import { resolveOwner } from './resolve.ts';
 
+/** Totals are counted only this far: beyond it a count is not cheap (tools.md) and `total` is null. */
+const TOTAL_CAP = 500;
+
 const inputSchema = z.strictObject({
   start: timeParam('Window start (inclusive)'),
   end: timeParam('Window end (exclusive; a date means the end of that day)'),
@@ -32,7 +35,7 @@ const inputSchema = z.strictObject({
 const outputSchema = z.object({
   meetings: z.array(MeetingItemSchema),
   ...pageFields,
-  total: z.number().nullable().describe('Meetings matching the filters (first page only; null on later pages).'),
+  total: z.number().nullable().describe(`Meetings matching the filters, on the first page when there are at most ${TOTAL_CAP.toLocaleString('en-US')}; null on later pages and above that (narrow the window or filters for an exact count).`),
   truncated: z.boolean().describe('true when fewer than limit items were returned to stay within the size budget; follow next_cursor.'),
   filters: z.object({ start: z.string(), end: z.string(), window: z.string(), owner: z.string().nullable(), prospect_org: z.string().nullable(), deal_id: z.string().nullable(), team_id: z.string().nullable(), status: z.string().nullable(), meeting_type: z.string(), has_transcript: z.boolean().nullable(), q: z.string().nullable(), sort: z.string() }),
   scope: ScopeSchema,
@@ -74,7 +77,7 @@ export const listMeetingsTool = defineTool({
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
     const hasMore = rows.length > limit || cut;
     const last = page[kept.length - 1];
-    const total = cursor ? null : await countMeetings(db, ctx.principal, filters);
+    const total = cursor ? null : rows.length <= limit ? rows.length : ((await countMeetings(db, ctx.principal, filters, TOTAL_CAP)) ?? null);
     return {
       structured: {
         meetings: kept,

@@ -73,4 +73,26 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(errorCode(await s.call(EMAILS.ada, 'list_meetings', { limit: 2, cursor: 'garbage' })), 'invalid_argument');
     });
   });
+
+  describe(`list_meetings totals (${dialect})`, () => {
+    let s: Seeded;
+    before(async () => {
+      s = await seededStore(dialect, 1300);
+    });
+    after(() => s.cleanup());
+
+    it('counts total up to 500 matches and says null (not cheap) above, on a page of any size', async () => {
+      const year = { start: '2025-11-20', end: '2026-11-18' };
+      const wide = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { ...year, limit: 5 }));
+      assert.equal(wide.meetings.length, 5);
+      assert.equal(wide.total, null, 'a year of the org has more than 500 meetings: no exact count is promised');
+      const narrow = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { range: 'last_7_days', limit: 2 }));
+      assert.ok(narrow.has_more);
+      assert.ok(narrow.total !== null && narrow.total > 2 && narrow.total <= 500);
+      const whole = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { range: 'last_7_days', limit: 100 }));
+      assert.equal(whole.has_more, false);
+      assert.equal(whole.total, whole.meetings.length);
+      assert.equal(whole.total, narrow.total);
+    });
+  });
 }
