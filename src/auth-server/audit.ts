@@ -5,13 +5,15 @@ import type { AppContext, AppEnv } from '../http/context.ts';
 import { recordAuditEvent, type AuditEvent } from '../store/audit-events.ts';
 import { clientIp } from './http/rate-limits.ts';
 
+/** Where a request came from, as audit events record it. */
+export function requestOrigin(c: Context<AppEnv> | undefined): { ip: string | null; userAgent: string | null } {
+  return { ip: c ? clientIp(c) : null, userAgent: c?.req.header('user-agent') ?? null };
+}
+
 export async function audit(ctx: AppContext, c: Context<AppEnv> | undefined, event: AuditEvent): Promise<void> {
   try {
-    await recordAuditEvent(ctx.store.db, {
-      ...event,
-      ip: event.ip ?? (c ? clientIp(c) : null),
-      userAgent: event.userAgent ?? c?.req.header('user-agent') ?? null,
-    });
+    const origin = requestOrigin(c);
+    await recordAuditEvent(ctx.store.db, { ...event, ip: event.ip ?? origin.ip, userAgent: event.userAgent ?? origin.userAgent });
   } catch (error) {
     (c?.get('log') ?? ctx.logger).error({ err: error, kind: event.kind }, 'audit event not recorded');
   }

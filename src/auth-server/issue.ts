@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../http/context.ts';
 import type { Database } from '../store/schema.ts';
 import { newId, now } from '../store/ids.ts';
-import { insertAccessToken, insertGrant, insertRefreshToken, type Grant } from '../store/oauth-grants.ts';
+import { insertAccessToken, insertGrant, insertRefreshToken, type AccessTokenRow, type Grant, type RefreshTokenRow } from '../store/oauth-grants.ts';
 import { keyedHash, newSecret } from './secrets.ts';
 
 /** RFC 6749 §5.1 plus `resource` (RFC 8707 §2.2, AS-43). */
@@ -21,28 +21,33 @@ export type GrantInput = { userId: string; orgId: string; clientId: string; scop
 
 export type IssuedTokens = { accessToken: string; refreshToken: string; expiresIn: number; scope: string; grantId: string; response: TokenResponse };
 
-/** A new access token (with `scope`, which may narrow the grant's) and refresh token under a grant. */
-export async function mintTokens(ctx: AppContext, db: Kysely<Database>, grant: Grant, scope: string, at: number): Promise<TokenResponse> {
+/** A token pair made but not yet stored: the response and the rows that make it valid. */
+export type TokenPair = { response: TokenResponse; access: AccessTokenRow; refresh: RefreshTokenRow };
+
+/** Makes a new access token (with `scope`, which may narrow the grant's) and refresh token under a grant. */
+export function newTokenPair(ctx: AppContext, grant: Grant, scope: string, at: number): TokenPair {
   const { oauth, secrets } = ctx.config;
   const accessToken = newSecret('access');
   const refreshToken = newSecret('refresh');
-  await insertAccessToken(db, {
-    tokenHash: keyedHash(secrets.hash, accessToken),
-    orgId: grant.orgId,
-    grantId: grant.id,
-    scope,
-    createdAt: at,
-    expiresAt: at + oauth.accessTokenTtlSeconds * 1000,
-  });
-  await insertRefreshToken(db, {
-    tokenHash: keyedHash(secrets.hash, refreshToken),
-    orgId: grant.orgId,
-    grantId: grant.id,
-    createdAt: at,
+  return {
+    response: { access_token: accessToken, token_type: 'Bearer', expires_in: oauth.accessTokenTtlSeconds, refresh_token: refreshToken, scope, resource: grant.resource },
+    access: { tokenHash: keyedHash(secrets.hash, accessToken), orgId: grant.orgId, grantId: grant.id, scope, createdAt: at, expiresAt: at + oauth.accessTokenTtlSeconds * 1000 },
     // RT idle TTL, never beyond the grant's absolute cap (AS-50).
-    expiresAt: Math.min(at + oauth.refreshIdleTtlSeconds * 1000, grant.expiresAt),
-  });
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: oauth.accessTokenTtlSeconds, refresh_token: refreshToken, scope, resource: grant.resource };
+    refresh: { tokenHash: keyedHash(secrets.hash, refreshToken), orgId: grant.orgId, grantId: grant.id, createdAt: at, expiresAt: Math.min(at + oauth.refreshIdleTtlSeconds * 1000, grant.expiresAt) },
+  };
+}
+
+/** Stores a pair's hashes (inside the caller's transaction). */
+export async function storeTokenPair(db: Kysely<Database>, pair: TokenPair): Promise<void> {
+  await insertAccessToken(db, pair.access);
+  await insertRefreshToken(db, pair.refresh);
+}
+
+/** A new token pair under a grant, stored. */
+export async function mintTokens(ctx: AppContext, db: Kysely<Database>, grant: Grant, scope: string, at: number): Promise<TokenResponse> {
+  const pair = newTokenPair(ctx, grant, scope, at);
+  await storeTokenPair(db, pair);
+  return pair.response;
 }
 
 /** Creates the grant row (what revocation and connected apps act on). */

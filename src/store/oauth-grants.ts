@@ -91,11 +91,6 @@ export async function listLiveGrants(db: Kysely<Database>, orgId: string, userId
 }
 
 /** AS-51: a disabled user's grants stop working (users unknown to this store are not judged here). */
-export async function userIsDisabled(db: Kysely<Database>, orgId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('status').where('org_id', '=', orgId).where('id', '=', userId).executeTakeFirst();
-  return row !== undefined && row.status !== 'active';
-}
-
 export type AccessTokenRow = { tokenHash: string; orgId: string; grantId: string; scope: string; createdAt: number; expiresAt: number };
 
 export async function insertAccessToken(db: Kysely<Database>, t: AccessTokenRow): Promise<void> {
@@ -167,9 +162,11 @@ export type RefreshToken = {
   requestFingerprint: string | null;
   graceResponseEnc: string | null;
   revokedAt: number | null;
+  /** The grant's user is disabled (a user row that is gone is the MCP side's concern: it answers 401). */
+  userDisabled: boolean;
 };
 
-function toRefresh(row: OAuthRefreshTokensTable, grant: Grant): RefreshToken {
+function toRefresh(row: OAuthRefreshTokensTable, grant: Grant): Omit<RefreshToken, 'userDisabled'> {
   return {
     tokenHash: row.token_hash,
     grant,
@@ -182,32 +179,63 @@ function toRefresh(row: OAuthRefreshTokensTable, grant: Grant): RefreshToken {
   };
 }
 
-/** A refresh token and its grant, in whatever state they are (the caller decides what is dead). */
+/**
+ * A refresh token with its grant and whether the grant's user is active, in whatever state they
+ * are (the caller decides what is dead): one indexed join, as the refresh grant runs on every
+ * rotation.
+ */
 export async function findRefreshToken(db: Kysely<Database>, tokenHash: string): Promise<RefreshToken | undefined> {
-  const row = await db.selectFrom('oauth_refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  const row = await db
+    .selectFrom('oauth_refresh_tokens as r')
+    .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 'r.org_id').onRef('g.id', '=', 'r.grant_id'))
+    .leftJoin('users as u', (j) => j.onRef('u.org_id', '=', 'g.org_id').onRef('u.id', '=', 'g.user_id'))
+    .selectAll('g')
+    .select([
+      'r.token_hash as rt_token_hash',
+      'r.grant_id as rt_grant_id',
+      'r.created_at as rt_created_at',
+      'r.expires_at as rt_expires_at',
+      'r.rotated_at as rt_rotated_at',
+      'r.request_fingerprint as rt_request_fingerprint',
+      'r.grace_response_enc as rt_grace_response_enc',
+      'r.revoked_at as rt_revoked_at',
+      'u.status as user_status',
+    ])
+    .where('r.token_hash', '=', tokenHash)
+    .executeTakeFirst();
   if (!row) return undefined;
-  const grant = await db.selectFrom('oauth_grants').selectAll().where('org_id', '=', row.org_id).where('id', '=', row.grant_id).executeTakeFirst();
-  return grant && toRefresh(row, toGrant(grant));
+  const refresh = toRefresh(
+    {
+      token_hash: row.rt_token_hash,
+      org_id: row.org_id,
+      grant_id: row.rt_grant_id,
+      created_at: row.rt_created_at,
+      expires_at: row.rt_expires_at,
+      rotated_at: row.rt_rotated_at,
+      request_fingerprint: row.rt_request_fingerprint,
+      grace_response_enc: row.rt_grace_response_enc,
+      revoked_at: row.rt_revoked_at,
+    },
+    toGrant(row),
+  );
+  return { ...refresh, userDisabled: row.user_status !== null && row.user_status !== 'active' };
 }
 
 /**
- * Compare-and-set: marks a live refresh token rotated. Exactly one of any number of concurrent
- * callers gets true (a conditional UPDATE is atomic on both dialects).
+ * Compare-and-set: marks a live refresh token rotated, with the request's fingerprint and the
+ * (sealed) response kept for the grace window, in one statement. Exactly one of any number of
+ * concurrent callers gets true (a conditional UPDATE is atomic on both dialects).
  */
-export async function markRefreshTokenRotated(db: Kysely<Database>, tokenHash: string, fingerprint: string, at: number): Promise<boolean> {
+export async function markRefreshTokenRotated(db: Kysely<Database>, tokenHash: string, fingerprint: string, graceResponseEnc: string | null, at: number): Promise<boolean> {
   const r = await db
     .updateTable('oauth_refresh_tokens')
-    .set({ rotated_at: at, request_fingerprint: fingerprint })
+    .set({ rotated_at: at, request_fingerprint: fingerprint, grace_response_enc: graceResponseEnc })
     .where('token_hash', '=', tokenHash)
     .where('rotated_at', 'is', null)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', at)
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
-}
-
-export async function setGraceResponse(db: Kysely<Database>, tokenHash: string, sealed: string): Promise<void> {
-  await db.updateTable('oauth_refresh_tokens').set({ grace_response_enc: sealed }).where('token_hash', '=', tokenHash).execute();
 }
 
 /** Forgets grace-window responses older than the window (they must not outlive it). */

@@ -9,6 +9,9 @@ import { keyedHash, sameHash } from '../secrets.ts';
 import { ClientMetadataError } from './metadata-document.ts';
 import { resolveClient } from './resolve.ts';
 
+/** How stale a client's "last used" may get before a token request renews it. */
+const CLIENT_LEASE_PRECISION_MS = 3600_000;
+
 export type Credentials = { clientId: string; secret: string | undefined; basic: boolean };
 export type AuthenticatedClient = { client: OAuthClient; basic: boolean };
 
@@ -65,6 +68,8 @@ export async function authenticateClient(ctx: AppContext, credentials: Credentia
     // AS-60: either secret method is accepted for a secret client, whatever it registered (P13).
     if (!credentials.secret || !sameHash(client.secretHash, keyedHash(ctx.config.secrets.hash, credentials.secret))) throw fail('Client authentication failed');
   }
-  await touchClient(ctx.store.db, client.clientId);
+  // The lease only has to outlive the 30-day collection of unused clients: renewed hourly, not per request.
+  const at = Date.now();
+  if (at - client.lastUsedAt > CLIENT_LEASE_PRECISION_MS) await touchClient(ctx.store.db, client.clientId, at);
   return { client, basic: credentials.basic };
 }

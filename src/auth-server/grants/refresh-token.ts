@@ -3,12 +3,13 @@
 // token for the grace window, so an identical retry within it gets the same answer (AS-49). Any
 // other use of a rotated token outside the window revokes the whole grant and is audited (AS-48).
 import type { AppContext } from '../../http/context.ts';
-import { findRefreshToken, markRefreshTokenRotated, revokeGrant, setGraceResponse, touchGrant, userIsDisabled, type RefreshToken } from '../../store/oauth-grants.ts';
+import { findRefreshToken, markRefreshTokenRotated, revokeGrant, touchGrant, type RefreshToken } from '../../store/oauth-grants.ts';
+import { recordAuditEvent } from '../../store/audit-events.ts';
 import { now } from '../../store/ids.ts';
-import { audit } from '../audit.ts';
+import { audit, requestOrigin } from '../audit.ts';
 import { InvalidGrant, InvalidScope, InvalidTarget } from '../errors.ts';
 import { required } from '../http/params.ts';
-import { mintTokens, type TokenResponse } from '../issue.ts';
+import { newTokenPair, storeTokenPair, type TokenResponse } from '../issue.ts';
 import { canonicalizeResource } from '../resource.ts';
 import { keyedHash } from '../secrets.ts';
 import { openSecret, sealSecret } from '../../crypto/secret-box.ts';
@@ -80,16 +81,27 @@ async function answerRotated(r: GrantRequest, rt: RefreshToken, print: string, a
   throw new InvalidGrant('The refresh token has already been used; the grant is revoked');
 }
 
+/** "Last used" of a grant is kept to this precision: most rotations skip that write. */
+const GRANT_LAST_USED_PRECISION_MS = 60_000;
+
+/**
+ * The rotation as one transaction, so a refresh costs one commit: the compare-and-set (which also
+ * stores the fingerprint and the sealed response for the grace window), the new pair, the grant's
+ * "last used" when it is stale, and the audit event - issued tokens are never left unaudited.
+ */
 async function rotate(r: GrantRequest, rt: RefreshToken, scope: string, print: string, at: number): Promise<TokenResponse> {
   const { ctx } = r;
-  return ctx.store.db.transaction().execute(async (trx) => {
-    if (!(await markRefreshTokenRotated(trx, rt.tokenHash, print, at))) throw new LostRotation();
-    const response = await mintTokens(ctx, trx, rt.grant, scope, at);
-    // Kept only for the grace window (cleared by the periodic job), and only encrypted.
-    if (ctx.config.oauth.refreshGraceSeconds > 0) await setGraceResponse(trx, rt.tokenHash, sealSecret(ctx.config.secrets.encryptionKey, JSON.stringify(response), graceContext(rt.tokenHash)));
-    await touchGrant(trx, rt.grant.id, at);
-    return response;
+  const pair = newTokenPair(ctx, rt.grant, scope, at);
+  // Kept only for the grace window (cleared by the periodic job), and only encrypted.
+  const sealed = ctx.config.oauth.refreshGraceSeconds > 0 ? sealSecret(ctx.config.secrets.encryptionKey, JSON.stringify(pair.response), graceContext(rt.tokenHash)) : null;
+  await ctx.store.db.transaction().execute(async (trx) => {
+    if (!(await markRefreshTokenRotated(trx, rt.tokenHash, print, sealed, at))) throw new LostRotation();
+    await storeTokenPair(trx, pair);
+    if (at - rt.grant.lastUsedAt > GRANT_LAST_USED_PRECISION_MS) await touchGrant(trx, rt.grant.id, at);
+    await recordAuditEvent(trx, { kind: 'tokens_refreshed', orgId: rt.grant.orgId, userId: rt.grant.userId, clientId: rt.grant.clientId, detail: { scope }, ...requestOrigin(r.c) });
   });
+  r.c.get('log').info({ audit: 'tokens_refreshed', clientId: rt.grant.clientId, userId: rt.grant.userId, scope }, 'audit');
+  return pair.response;
 }
 
 export const refreshTokenGrant: GrantType = {
@@ -100,16 +112,14 @@ export const refreshTokenGrant: GrantType = {
     const at = now();
     checkClient(r, rt);
     checkGrantLive(rt, at);
-    if (await userIsDisabled(r.ctx.store.db, rt.grant.orgId, rt.grant.userId)) throw new InvalidGrant('The account behind this grant is disabled');
+    if (rt.userDisabled) throw new InvalidGrant('The account behind this grant is disabled');
     checkResource(r, rt);
     const scope = requestedScope(r, rt);
     const print = fingerprint(r.ctx, r, presented);
     if (rt.rotatedAt !== null) return answerRotated(r, rt, print, at);
     if (rt.expiresAt <= at) throw new InvalidGrant('The refresh token has expired');
     try {
-      const response = await rotate(r, rt, scope, print, at);
-      await audit(r.ctx, r.c, { kind: 'tokens_refreshed', orgId: rt.grant.orgId, userId: rt.grant.userId, clientId: rt.grant.clientId, detail: { scope } });
-      return response;
+      return await rotate(r, rt, scope, print, at);
     } catch (error) {
       if (!(error instanceof LostRotation)) throw error;
       // A concurrent request rotated it first: answer as for a rotated token (same response if identical).
