@@ -7,8 +7,7 @@ import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { Forbidden, InvalidArgument, NoTranscript, NotFound } from '../errors.ts';
 import { appLink, estTokens, hms, iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleMeeting, participantsOf } from '../../store/sales/meetings.ts';
-import { allSegments, segmentsPage, type SegmentFilter } from '../../store/sales/transcripts.ts';
-import type { TranscriptSegmentsTable } from '../../store/sales/schema.ts';
+import { allSegments, segmentsPage, type Segment, type SegmentFilter } from '../../store/sales/transcripts.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
 
 const offsetParam = (what: string) =>
@@ -54,8 +53,12 @@ const REASONS: Record<string, string> = {
   canceled: 'the meeting was canceled',
 };
 
-const line = (s: TranscriptSegmentsTable, side: string) => `[${hms(s.start_ms / 1000)}] ${s.speaker} (${side}): ${s.text}`;
-const FETCH = 250;
+const line = (s: Segment, side: string) => `[${hms(s.start_ms / 1000)}] ${s.speaker} (${side}): ${s.text}`;
+/** Segments read per query: about one page at the meeting's average line length, a little over. */
+function fetchSize(transcriptChars: number, segmentCount: number, maxChars: number): number {
+  const perLine = segmentCount > 0 ? transcriptChars / segmentCount + 32 : 100;
+  return Math.min(500, Math.max(16, Math.ceil((maxChars / perLine) * 1.15) + 4));
+}
 
 export const getMeetingTranscriptTool = defineTool({
   name: 'get_meeting_transcript',
@@ -103,24 +106,25 @@ export const getMeetingTranscriptTool = defineTool({
       fromIdx = idx;
     }
 
-    const page: { s: TranscriptSegmentsTable; match: boolean | undefined }[] = [];
+    const page: { s: Segment; match: boolean | undefined; rendered: string }[] = [];
     let used = 0;
     let nextIdx: number | null = null;
     let matched: number | null = null;
-    const take = (s: TranscriptSegmentsTable, match: boolean | undefined): boolean => {
-      const cost = line(s, sideOf.get(s.participant_id ?? -1) ?? 'unknown').length + 1;
+    const take = (s: Segment, match: boolean | undefined): boolean => {
+      const rendered = line(s, sideOf.get(s.participant_id ?? -1) ?? 'unknown');
+      const cost = rendered.length + 1;
       if (page.length > 0 && used + cost > args.max_chars) {
         nextIdx = s.idx;
         return false;
       }
       used += cost;
-      page.push({ s, match });
+      page.push({ s, match, rendered });
       return true;
     };
     if (args.q) {
       const all = await allSegments(db, m.org_id, m.id);
       const needle = args.q.toLowerCase();
-      const inFilter = (s: TranscriptSegmentsTable) =>
+      const inFilter = (s: Segment) =>
         (filter.fromMs === undefined || s.start_ms >= filter.fromMs) && (filter.toMs === undefined || s.start_ms < filter.toMs) && (!filter.participantIds || filter.participantIds.includes(s.participant_id ?? -1));
       const hits = all.filter((s) => inFilter(s) && s.text.toLowerCase().includes(needle)).map((s) => s.idx);
       matched = hits.length;
@@ -130,10 +134,11 @@ export const getMeetingTranscriptTool = defineTool({
       for (const idx of [...shown].sort((a, b) => a - b)) if (idx >= fromIdx && !take(all[idx]!, hitSet.has(idx))) break;
     } else {
       let at = fromIdx;
+      const fetch = fetchSize(m.transcript_chars, m.segment_count, args.max_chars);
       outer: for (;;) {
-        const rows = await segmentsPage(db, m.org_id, m.id, at, filter, FETCH);
+        const rows = await segmentsPage(db, m.org_id, m.id, at, filter, fetch);
         for (const s of rows) if (!take(s, undefined)) break outer;
-        if (rows.length < FETCH) break;
+        if (rows.length < fetch) break;
         at = rows[rows.length - 1]!.idx + 1;
       }
     }
@@ -152,7 +157,7 @@ export const getMeetingTranscriptTool = defineTool({
     const next = nextIdx === null ? null : encodeCursor(binding, [nextIdx]);
     const header = `Transcript of "${m.title}" (${iso(m.start_at)}), ${m.segment_count} segments in all${page.length ? `; this page: segments ${first!.idx}–${last!.idx}` : '; no segment matches'}.`;
     const footer = next ? `\n[More follows: call get_meeting_transcript again with the same arguments and cursor "${next}".]` : '\n[End of transcript.]';
-    const text = [header, '', ...page.map(({ s }) => line(s, sideOf.get(s.participant_id ?? -1) ?? 'unknown')), footer].join('\n');
+    const text = [header, '', ...page.map(({ rendered }) => rendered), footer].join('\n');
     return {
       text,
       structured: {
