@@ -2,7 +2,7 @@
 // in order: CORS, method, Origin/Host, body size, bearer token → principal, per-user and
 // per-client rate limits. Everything the tools see comes from the verified token.
 import { Hono } from 'hono';
-import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, readRequestBody, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import type { Config } from '../config/load.ts';
 import type { RateRule } from '../limits/index.ts';
@@ -11,7 +11,12 @@ import type { Principal } from '../access/principal.ts';
 import { mcpCors } from './http/cors.ts';
 import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
 import { authenticate } from './http/bearer.ts';
-import { buildServer, serverInstructions } from './server.ts';
+import { buildServer, SERVER_INFO, serverInstructions } from './server.ts';
+import { directResponseJson, directToolCall } from './direct-call.ts';
+import { tools } from './tools/index.ts';
+import { runTool } from './run-tool.ts';
+
+const TOOLS_BY_NAME = new Map(tools.map((t) => [t.name, t]));
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. */
@@ -71,9 +76,27 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
       }
     }
 
+    // The body is read once, under the limit; a plain tools/call is answered directly (direct-call.ts).
+    const raw = c.req.raw;
+    const read = await readRequestBody(raw, MAX_BODY_BYTES).catch(() => undefined);
+    if (read?.tooLarge) return jsonError(413, 'payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    let parsedBody: unknown;
+    try {
+      parsedBody = read && read.text.length > 0 ? JSON.parse(read.text) : undefined;
+    } catch {
+      parsedBody = undefined;
+    }
+    const direct = parsedBody === undefined ? undefined : directToolCall(raw.headers, parsedBody, TOOLS_BY_NAME);
+    if (direct) {
+      const result = await runTool(direct.tool, direct.args, { store: ctx.store, principal, appUrl: config.appUrl, cursorKey: config.secrets.hash, now: Date.now() }, ctx.logger);
+      return c.body(directResponseJson(direct, result, SERVER_INFO), 200, { 'Content-Type': 'application/json' });
+    }
+
     const sdkAuth: SdkAuthInfo = { token: auth.token, clientId: auth.clientId, scopes: auth.scopes, expiresAt: auth.expiresAt, resource: new URL(auth.resource) };
     principals.set(sdkAuth, principal);
-    return handler.fetch(c.req.raw, { authInfo: sdkAuth });
+    // Everything else is the SDK's, with the body as it came (an unreadable one included).
+    const forward = new Request(raw.url, { method: raw.method, headers: raw.headers, body: read ? read.text : null, signal: raw.signal });
+    return handler.fetch(forward, parsedBody === undefined ? { authInfo: sdkAuth } : { authInfo: sdkAuth, parsedBody });
   });
   return app;
 }

@@ -6,6 +6,13 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition } from './define-tool.ts';
 import { InvalidArgument, ToolError, toolErrorResult, Unavailable } from './errors.ts';
 
+/**
+ * On a result whose text block is the JSON of its structuredContent, that JSON string, so a
+ * response writer can reuse it instead of serializing the same object twice (direct-call.ts).
+ * A symbol key: JSON.stringify and the SDK never see it.
+ */
+export const STRUCTURED_JSON = Symbol('structuredJson');
+
 export type ToolLog = { error(obj: object, msg: string): void };
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -58,7 +65,11 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolC
       throw new Unavailable(`${tool.name} could not build a valid result.`, 'This is a server defect; retrying will not help. Try other arguments or another tool.', false);
     }
     const structured = checked.data as Record<string, unknown>;
-    return { content: [{ type: 'text', text: output.text ?? JSON.stringify(structured) }], structuredContent: structured };
+    if (output.text !== undefined) return { content: [{ type: 'text', text: output.text }], structuredContent: structured };
+    const json = JSON.stringify(structured);
+    const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: structured };
+    Object.defineProperty(result, STRUCTURED_JSON, { value: json });
+    return result;
   } catch (error) {
     if (error instanceof ToolError) return toolErrorResult(error);
     log?.error({ tool: tool.name, err: error }, 'tool failed');
