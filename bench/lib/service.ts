@@ -26,6 +26,8 @@ export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string
     DATA_DIR: dataDir,
     // Access logs off: the anchors log nothing, and a pipe to the harness is not what production pays.
     LOG_LEVEL: 'warn',
+    // Production never loads the demo identity provider (oidc-provider, ~20 MB of heap): neither does the bench.
+    DEMO_IDP: 'false',
     LOG_FORMAT: 'json',
     ...BENCH_SECRETS,
     ...unlimitedRates(),
