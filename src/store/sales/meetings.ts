@@ -83,16 +83,7 @@ export async function listMeetings(db: Kysely<Database>, p: Principal, f: Meetin
       ? q.where((eb) => eb.or([eb('m.start_at', '<', at), eb.and([eb('m.start_at', '=', at), eb('m.id', '<', id)])]))
       : q.where((eb) => eb.or([eb('m.start_at', '>', at), eb.and([eb('m.start_at', '=', at), eb('m.id', '>', id)])]));
   }
-  return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(literalLimit(limit)).execute();
-}
-
-/**
- * A page size written into the SQL rather than bound: SQLite reads a page of a bound LIMIT about
- * 1.8× slower (measured: 0.185 vs 0.103 ms for 26 meetings of 100,000). Only whole numbers pass.
- */
-function literalLimit(n: number) {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`limit must be a whole number, got ${n}`);
-  return sql.lit(n);
+  return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit).execute();
 }
 
 /**
@@ -100,7 +91,7 @@ function literalLimit(n: number) {
  * the index over the whole window, so it is only "cheap" (tools.md) while the window is small.
  */
 export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, cap: number): Promise<number | undefined> {
-  const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).limit(literalLimit(cap + 1));
+  const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).limit(cap + 1);
   const row = await db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const n = Number(row?.n ?? 0);
   return n > cap ? undefined : n;
