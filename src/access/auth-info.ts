@@ -13,6 +13,13 @@ export type AuthInfo = {
   expiresAt: number;
 };
 
+/**
+ * How long a verified token, and what the MCP side derives from it (the principal), may be reused
+ * in process before the store is asked again: the bound within which a revocation, a disabled user
+ * or an expired license reaches every instance.
+ */
+export const VERIFIED_REUSE_MS = 3000;
+
 export type TokenCheck =
   | { ok: true; auth: AuthInfo }
   | { ok: false; error: 'invalid_token'; description: string };

@@ -17,5 +17,10 @@ export async function audit(ctx: AppContext, c: Context<AppEnv> | undefined, eve
   } catch (error) {
     (c?.get('log') ?? ctx.logger).error({ err: error, kind: event.kind }, 'audit event not recorded');
   }
+  logAuditEvent(ctx, c, event);
+}
+
+/** The log line every audit event also gets (for events written inside a caller's transaction, the only record outside it). */
+export function logAuditEvent(ctx: AppContext, c: Context<AppEnv> | undefined, event: AuditEvent): void {
   (c?.get('log') ?? ctx.logger).info({ audit: event.kind, clientId: event.clientId, userId: event.userId, ...event.detail }, 'audit');
 }

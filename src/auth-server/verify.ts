@@ -2,16 +2,14 @@
 // looked up by its HMAC, so no stored secret is ever compared byte by byte (constant time). A
 // verified token is cached in process for at most CACHE_MS, which bounds how long a revocation
 // takes to reach every instance.
-import type { AuthInfo, TokenCheck, TokenVerifier } from '../access/auth-info.ts';
+import { VERIFIED_REUSE_MS, type AuthInfo, type TokenCheck, type TokenVerifier } from '../access/auth-info.ts';
 import type { AppContext } from '../http/context.ts';
 import { findLiveAccessToken, touchGrant } from '../store/oauth-grants.ts';
 import { now } from '../store/ids.ts';
 import { canonicalResource } from './resource.ts';
 import { keyedHash, looksLike } from './secrets.ts';
 
-export const CACHE_MS = 3000;
-/** "Last used" on the connected-apps page is kept to this precision (one write per grant per minute at most). */
-const LAST_USED_PRECISION_MS = 60_000;
+export const CACHE_MS = VERIFIED_REUSE_MS;
 const MAX_ENTRIES = 10_000;
 
 const invalid = (description: string): TokenCheck => ({ ok: false, error: 'invalid_token', description });
@@ -42,9 +40,7 @@ export function createTokenVerifier(ctx: AppContext): TokenVerifier {
         resource: live.grant.resource,
         expiresAt: Math.floor(live.expiresAt / 1000),
       };
-      if (at - live.grant.lastUsedAt > LAST_USED_PRECISION_MS) {
-        touchGrant(ctx.store.db, live.grant.id, at).catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not record grant use'));
-      }
+      touchGrant(ctx.store.db, live.grant, at).catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not record grant use'));
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(hash, { auth, until: at + CACHE_MS });
       return { ok: true, auth };

@@ -11,7 +11,7 @@ import type { Principal } from '../access/principal.ts';
 import { mcpCors } from './http/cors.ts';
 import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
 import { authenticate } from './http/bearer.ts';
-import { buildServer, SERVER_INFO, serverInstructions } from './server.ts';
+import { buildServer, SERVER_INFO, serverInstructions, toolContext } from './server.ts';
 import { directResponseJson, directToolCall } from './direct-call.ts';
 import { tools } from './tools/index.ts';
 import { runTool } from './run-tool.ts';
@@ -88,7 +88,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     }
     const direct = parsedBody === undefined ? undefined : directToolCall(raw.headers, parsedBody, TOOLS_BY_NAME);
     if (direct) {
-      const result = await runTool(direct.tool, direct.args, { store: ctx.store, principal, appUrl: config.appUrl, cursorKey: config.secrets.hash, now: Date.now() }, ctx.logger);
+      const result = await runTool(direct.tool, direct.args, toolContext(deps, principal), ctx.logger);
       return c.body(directResponseJson(direct, result, SERVER_INFO), 200, { 'Content-Type': 'application/json' });
     }
 

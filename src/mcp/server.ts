@@ -9,6 +9,7 @@ import type { Store } from '../store/database.ts';
 import type { Principal } from '../access/principal.ts';
 import { tools } from './tools/index.ts';
 import { runTool } from './run-tool.ts';
+import type { ToolContext } from './define-tool.ts';
 
 export const SERVER_INFO = { name: 'agent-access', title: 'Agent Access Service', version: '0.1.0' } as const;
 
@@ -57,6 +58,11 @@ const REGISTRATIONS = tools.map((tool) => ({
 
 export type ServerDeps = { store: Store; appUrl: string; siteUrl: string; cursorKey: string; logger: Logger };
 
+/** What a tool call sees: the server's dependencies, the caller's principal, and "now". */
+export function toolContext(deps: ServerDeps, principal: Principal): ToolContext {
+  return { store: deps.store, principal, appUrl: deps.appUrl, cursorKey: deps.cursorKey, now: Date.now() };
+}
+
 export function buildServer(deps: ServerDeps, principal: Principal, instructions: string): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions,
@@ -64,9 +70,7 @@ export function buildServer(deps: ServerDeps, principal: Principal, instructions
     cacheHints: { 'tools/list': { ttlMs: 300_000, cacheScope: 'private' } },
   });
   for (const { tool, config } of REGISTRATIONS) {
-    server.registerTool(tool.name, config, (args: unknown) =>
-      runTool(tool, args, { store: deps.store, principal, appUrl: deps.appUrl, cursorKey: deps.cursorKey, now: Date.now() }, deps.logger),
-    );
+    server.registerTool(tool.name, config, (args: unknown) => runTool(tool, args, toolContext(deps, principal), deps.logger));
   }
   return server;
 }

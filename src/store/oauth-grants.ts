@@ -68,8 +68,13 @@ export async function revokeGrant(db: Kysely<Database>, id: string, reason: stri
   return r.numUpdatedRows > 0n;
 }
 
-export async function touchGrant(db: Kysely<Database>, id: string, at: number): Promise<void> {
-  await db.updateTable('oauth_grants').set({ last_used_at: at }).where('id', '=', id).execute();
+/** "Last used" on the connected-apps page is kept to this precision: one write per grant per minute at most. */
+export const GRANT_LAST_USED_PRECISION_MS = 60_000;
+
+/** Records a use of the grant when its "last used" is older than the precision above (else writes nothing). */
+export async function touchGrant(db: Kysely<Database>, grant: Pick<Grant, 'id' | 'lastUsedAt'>, at: number): Promise<void> {
+  if (at - grant.lastUsedAt <= GRANT_LAST_USED_PRECISION_MS) return;
+  await db.updateTable('oauth_grants').set({ last_used_at: at }).where('id', '=', grant.id).execute();
 }
 
 export type GrantListing = Grant & { clientName: string | null; userEmail: string | null };
@@ -90,7 +95,6 @@ export async function listLiveGrants(db: Kysely<Database>, orgId: string, userId
   return rows.map((r) => ({ ...toGrant(r), clientName: r.client_name, userEmail: r.user_email }));
 }
 
-/** AS-51: a disabled user's grants stop working (users unknown to this store are not judged here). */
 export type AccessTokenRow = { tokenHash: string; orgId: string; grantId: string; scope: string; createdAt: number; expiresAt: number };
 
 export async function insertAccessToken(db: Kysely<Database>, t: AccessTokenRow): Promise<void> {
@@ -162,7 +166,7 @@ export type RefreshToken = {
   requestFingerprint: string | null;
   graceResponseEnc: string | null;
   revokedAt: number | null;
-  /** The grant's user is disabled (a user row that is gone is the MCP side's concern: it answers 401). */
+  /** AS-51: the grant's user is disabled, so its grants stop working (a user row that is gone is the MCP side's concern: it answers 401). */
   userDisabled: boolean;
 };
 

@@ -89,7 +89,7 @@ describe('POST /mcp direct tools/call answers as the SDK does', () => {
     cases.push(
       { name: 'list_meetings page', era, body: () => call(era, 'list_meetings', { ...WINDOW, limit: 3 }), direct: true },
       { name: 'list_meetings with a string id', era, body: () => call(era, 'list_meetings', { ...WINDOW, limit: 2 }, 'req-7'), direct: true },
-      { name: 'get_teams without arguments', era, body: () => ({ ...call(era, 'get_teams', undefined), params: { ...(call(era, 'get_teams', undefined).params as object), arguments: undefined } }), direct: true },
+      { name: 'get_teams without arguments', era, body: () => call(era, 'get_teams', undefined), direct: true },
       { name: 'a transcript page (text block is a rendering)', era, body: () => call(era, 'get_meeting_transcript', { meeting_id: meetingId, max_chars: 1500 }), direct: true },
       { name: 'a not_found tool error', era, body: () => call(era, 'get_meeting', { meeting_id: 'mtg_nope' }), direct: true },
       { name: 'invalid arguments', era, body: () => call(era, 'get_meeting', { x: 1 }), direct: true },

@@ -12,7 +12,7 @@ import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { findOrganizationByDomain, setLicense } from '../../src/store/organizations.ts';
 import { findUserByEmail, setUserStatus } from '../../src/store/users.ts';
 import { tools } from '../../src/mcp/tools/index.ts';
-import { PRINCIPAL_REUSE_MS } from '../../src/mcp/http/bearer.ts';
+import { VERIFIED_REUSE_MS } from '../../src/access/auth-info.ts';
 import { tokenThroughOAuth } from '../support/oauth-flow.ts';
 
 /** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
@@ -164,7 +164,7 @@ describe('POST /mcp at the HTTP edge', () => {
     assert.equal((await rpc(init, { Authorization: `Bearer ${warm}` })).status, 200);
     await setUserStatus(db, northwind.id, vic.id, 'disabled');
     try {
-      await new Promise((r) => setTimeout(r, PRINCIPAL_REUSE_MS + 100));
+      await new Promise((r) => setTimeout(r, VERIFIED_REUSE_MS + 100));
       const refused = await rpc(init, { Authorization: `Bearer ${warm}` });
       assert.equal(refused.status, 403);
       assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);

@@ -6,7 +6,7 @@ import type { AppContext } from '../../http/context.ts';
 import { findRefreshToken, markRefreshTokenRotated, revokeGrant, touchGrant, type RefreshToken } from '../../store/oauth-grants.ts';
 import { recordAuditEvent } from '../../store/audit-events.ts';
 import { now } from '../../store/ids.ts';
-import { audit, requestOrigin } from '../audit.ts';
+import { audit, logAuditEvent, requestOrigin } from '../audit.ts';
 import { InvalidGrant, InvalidScope, InvalidTarget } from '../errors.ts';
 import { required } from '../http/params.ts';
 import { newTokenPair, storeTokenPair, type TokenResponse } from '../issue.ts';
@@ -81,9 +81,6 @@ async function answerRotated(r: GrantRequest, rt: RefreshToken, print: string, a
   throw new InvalidGrant('The refresh token has already been used; the grant is revoked');
 }
 
-/** "Last used" of a grant is kept to this precision: most rotations skip that write. */
-const GRANT_LAST_USED_PRECISION_MS = 60_000;
-
 /**
  * The rotation as one transaction, so a refresh costs one commit: the compare-and-set (which also
  * stores the fingerprint and the sealed response for the grace window), the new pair, the grant's
@@ -94,13 +91,14 @@ async function rotate(r: GrantRequest, rt: RefreshToken, scope: string, print: s
   const pair = newTokenPair(ctx, rt.grant, scope, at);
   // Kept only for the grace window (cleared by the periodic job), and only encrypted.
   const sealed = ctx.config.oauth.refreshGraceSeconds > 0 ? sealSecret(ctx.config.secrets.encryptionKey, JSON.stringify(pair.response), graceContext(rt.tokenHash)) : null;
+  const event = { kind: 'tokens_refreshed', orgId: rt.grant.orgId, userId: rt.grant.userId, clientId: rt.grant.clientId, detail: { scope } } as const;
   await ctx.store.db.transaction().execute(async (trx) => {
     if (!(await markRefreshTokenRotated(trx, rt.tokenHash, print, sealed, at))) throw new LostRotation();
     await storeTokenPair(trx, pair);
-    if (at - rt.grant.lastUsedAt > GRANT_LAST_USED_PRECISION_MS) await touchGrant(trx, rt.grant.id, at);
-    await recordAuditEvent(trx, { kind: 'tokens_refreshed', orgId: rt.grant.orgId, userId: rt.grant.userId, clientId: rt.grant.clientId, detail: { scope }, ...requestOrigin(r.c) });
+    await touchGrant(trx, rt.grant, at);
+    await recordAuditEvent(trx, { ...event, ...requestOrigin(r.c) });
   });
-  r.c.get('log').info({ audit: 'tokens_refreshed', clientId: rt.grant.clientId, userId: rt.grant.userId, scope }, 'audit');
+  logAuditEvent(ctx, r.c, event);
   return pair.response;
 }
 

@@ -1,6 +1,6 @@
 // Bearer authentication for /mcp as one pipeline of named checks (RFC 6750, RFC 9728 §5.1):
 // token present → token valid → audience is this endpoint → scope mcp → user and license usable.
-import type { AuthInfo, TokenVerifier } from '../../access/auth-info.ts';
+import { VERIFIED_REUSE_MS, type AuthInfo, type TokenVerifier } from '../../access/auth-info.ts';
 import { principalFromAuth, type Principal } from '../../access/principal.ts';
 import type { Store } from '../../store/database.ts';
 
@@ -11,10 +11,9 @@ const quote = (s: string) => s.replace(/["\\]/g, '');
 
 /**
  * A principal is reused while the verified token it came from is (the verifier hands back the same
- * AuthInfo object from its cache), and never longer than this: a disabled user, an expired license
- * or a team change reaches every request within the same bound as a revocation (verify.ts).
+ * AuthInfo object from its cache), and never longer than VERIFIED_REUSE_MS: a disabled user, an
+ * expired license or a team change reaches every request within the same bound as a revocation.
  */
-export const PRINCIPAL_REUSE_MS = 3000;
 const principals = new WeakMap<AuthInfo, { principal: Principal; until: number }>();
 
 export function challenge(baseUrl: string, extra: Record<string, string> = {}): string {
@@ -55,6 +54,6 @@ export async function authenticate(input: { header: string | undefined; verifier
     if (result.reason === 'user_not_found') return invalid(result.message);
     return { status: 403, error: result.reason === 'user_disabled' ? 'user_disabled' : 'license_expired', description: result.message, challenge: null };
   }
-  principals.set(auth, { principal: result.principal, until: at + PRINCIPAL_REUSE_MS });
+  principals.set(auth, { principal: result.principal, until: at + VERIFIED_REUSE_MS });
   return { ok: true, auth, principal: result.principal };
 }
