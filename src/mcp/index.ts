@@ -13,10 +13,8 @@ import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
 import { authenticate } from './http/bearer.ts';
 import { buildServer, SERVER_INFO, serverInstructions, toolContext } from './server.ts';
 import { directResponseJson, directToolCall } from './direct-call.ts';
-import { tools } from './tools/index.ts';
+import { toolsByName } from './tools/index.ts';
 import { runTool } from './run-tool.ts';
-
-const TOOLS_BY_NAME = new Map(tools.map((t) => [t.name, t]));
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. */
@@ -29,6 +27,7 @@ export function mcpRateRules(config: Config): { user: RateRule; client: RateRule
 
 const jsonError = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error, error_description: description }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+const tooLarge = () => jsonError(413, 'payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
 
 export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv> {
   const { config } = ctx;
@@ -60,7 +59,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     if (refusedOrigin) return jsonError(403, 'forbidden_origin', refusedOrigin);
 
     const length = Number(c.req.header('content-length') ?? '0');
-    if (Number.isFinite(length) && length > MAX_BODY_BYTES) return jsonError(413, 'payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    if (Number.isFinite(length) && length > MAX_BODY_BYTES) return tooLarge();
 
     const result = await authenticate({ header: c.req.header('authorization'), verifier, store: ctx.store, baseUrl: config.baseUrl });
     if (!('ok' in result)) {
@@ -79,14 +78,14 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     // The body is read once, under the limit; a plain tools/call is answered directly (direct-call.ts).
     const raw = c.req.raw;
     const read = await readRequestBody(raw, MAX_BODY_BYTES).catch(() => undefined);
-    if (read?.tooLarge) return jsonError(413, 'payload_too_large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    if (read?.tooLarge) return tooLarge();
     let parsedBody: unknown;
     try {
       parsedBody = read && read.text.length > 0 ? JSON.parse(read.text) : undefined;
     } catch {
       parsedBody = undefined;
     }
-    const direct = parsedBody === undefined ? undefined : directToolCall(raw.headers, parsedBody, TOOLS_BY_NAME);
+    const direct = parsedBody === undefined ? undefined : directToolCall(raw.headers, parsedBody, toolsByName);
     if (direct) {
       const result = await runTool(direct.tool, direct.args, toolContext(deps, principal), ctx.logger);
       return c.body(directResponseJson(direct, result, SERVER_INFO), 200, { 'Content-Type': 'application/json' });

@@ -15,8 +15,6 @@ export const dealIdParam = z
   .transform(String)
   .describe('Deal id (deal_…) from get_deals or get_meeting. With prospect_org, a CRM opportunity id is accepted too.');
 
-export const dealKeyParam = z.string().min(1).max(200).optional().describe('Alias of deal_id: the deal id or its CRM opportunity id.');
-
 export const prospectOrgParam = z
   .string()
   .min(1)

@@ -92,11 +92,6 @@ export function fts5Query(clauses: readonly (string | readonly (readonly string[
     .join(' OR ');
 }
 
-/** Words OR-ed for websearch_to_tsquery (kept for the benchmark's raw-query anchor; the index builds its tsquery with plainto_tsquery). */
-export function websearchQuery(terms: string[]): string {
-  return terms.join(' or ');
-}
-
 // A small sales glossary: a question's word also finds the words the documents use for it.
 const ALTERNATIVES: Record<string, string[]> = {
   beat: ['win'], defeat: ['win'], compete: ['win'], competing: ['win'], versus: ['vs'], vs: ['versus'],

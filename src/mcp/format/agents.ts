@@ -1,7 +1,7 @@
 // How agents (templates) look in tool results.
 import { z } from 'zod';
 import type { AgentsTable } from '../../store/sales/schema.ts';
-import { AgentPropertyJson, parseJson } from '../../store/sales/json.ts';
+import { parseJson, AgentPropertiesJson } from '../../store/sales/json.ts';
 
 export const AgentItemSchema = z.object({
   template_id: z.string().describe('Pass to agent_results or get_qualification_results.'),
@@ -19,7 +19,7 @@ export const AgentItemSchema = z.object({
 });
 
 export function agentItem(a: AgentsTable): z.infer<typeof AgentItemSchema> {
-  const properties = parseJson(z.array(AgentPropertyJson), a.properties);
+  const properties = parseJson(AgentPropertiesJson, a.properties);
   const scored = properties.filter((p) => p.max_score !== null);
   return {
     template_id: a.id,

@@ -7,7 +7,7 @@ import { Forbidden, InvalidArgument, NotFound } from '../errors.ts';
 import { appLink, fitItems, iso, LIST_BUDGET_CHARS, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleAgent, agentResultsFor } from '../../store/sales/agents.ts';
 import { findVisibleMeetings, meetingsOfDeal, type MeetingListRow } from '../../store/sales/meetings.ts';
-import { AgentPropertyJson, parseJson, ResultPropertyJson } from '../../store/sales/json.ts';
+import { parseJson, AgentPropertiesJson, ResultPropertiesJson } from '../../store/sales/json.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
 import { resolveDeal } from './resolve.ts';
 
@@ -71,11 +71,11 @@ export const agentResultsTool = defineTool({
       throw new Forbidden(`Agent results of meeting ${restricted.map((m) => m.id).join(', ')} are limited to participants by your organization, and you did not attend.`, 'Leave those meetings out, or ask a participant or an administrator.');
     }
     const stored = await agentResultsFor(db, ctx.principal.orgId, agent.id, meetings.map((m) => m.id));
-    const defined = parseJson(z.array(AgentPropertyJson), agent.properties);
+    const defined = parseJson(AgentPropertiesJson, agent.properties);
     const results = meetings.map((m) => {
       const r = stored.find((x) => x.meeting_id === m.id);
       const status = r ? r.status : m.has_transcript === 1 ? 'not_run' : 'no_transcript';
-      const props = r && r.status === 'ok' ? parseJson(z.array(ResultPropertyJson), r.properties) : [];
+      const props = r && r.status === 'ok' ? parseJson(ResultPropertiesJson, r.properties) : [];
       const scored = props.filter((p) => p.score !== null && p.max_score !== null);
       const total = scored.length ? scored.reduce((s, p) => s + p.score!, 0) : null;
       const max = status === 'ok' ? defined.reduce((s, p) => s + (p.max_score ?? 0), 0) || null : null;

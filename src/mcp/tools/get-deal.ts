@@ -12,7 +12,7 @@ import { dealStakeholders } from '../../store/sales/deals.ts';
 import { meetingsOfDeal } from '../../store/sales/meetings.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { qualificationResult, visibleQualificationAgents } from '../../store/sales/agents.ts';
-import { CustomFieldsJson, DimensionJson, parseJson } from '../../store/sales/json.ts';
+import { CustomFieldsJson, parseJson, DimensionsJson } from '../../store/sales/json.ts';
 import { resolveDeal } from './resolve.ts';
 
 const INCLUDES = ['crm', 'meetings', 'upcoming_meetings', 'stakeholders', 'qualification_summary'] as const;
@@ -77,7 +77,7 @@ export const getDealTool = defineTool({
       const agent = agents.find((a) => a.is_primary === 1) ?? agents[0];
       const result = agent ? await qualificationResult(db, ctx.principal.orgId, deal.id, agent.id) : undefined;
       if (agent && result) {
-        const dims = parseJson(z.array(DimensionJson), result.dimensions);
+        const dims = parseJson(DimensionsJson, result.dimensions);
         const max = dims.reduce((s, d) => s + d.max_score, 0);
         qualification = {
           template_id: agent.id,

@@ -9,7 +9,7 @@ import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
 import { countDeals, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
 import { qualificationResultsForDeals, visibleQualificationAgents } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
-import { DimensionJson, parseJson } from '../../store/sales/json.ts';
+import { parseJson, DimensionsJson } from '../../store/sales/json.ts';
 import { resolveOwner } from './resolve.ts';
 
 const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD').optional().describe(`${what} (YYYY-MM-DD, inclusive).`);
@@ -74,7 +74,7 @@ export const getDealsTool = defineTool({
     const quals = primary ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, primary.id) : [];
     const percent = new Map(
       quals.map((q) => {
-        const dims = parseJson(z.array(DimensionJson), q.dimensions);
+        const dims = parseJson(DimensionsJson, q.dimensions);
         const max = dims.reduce((s, d) => s + d.max_score, 0);
         return [q.deal_id, max ? Math.round((dims.reduce((s, d) => s + d.score, 0) / max) * 1000) / 10 : null];
       }),
@@ -98,7 +98,7 @@ export const getDealsTool = defineTool({
         deals: kept,
         next_cursor: hasMore && last && key !== undefined ? encodeCursor(binding, [key, last.id]) : null,
         has_more: hasMore,
-        total: cursor ? null : await countDeals(db, ctx.principal, f),
+        total: cursor ? null : rows.length <= limit ? rows.length : await countDeals(db, ctx.principal, f),
         truncated: cut,
         filters: { status: args.status, sort, owner: args.owner ?? null, search: args.search ?? null },
         scope: scopeOf(ctx),

@@ -54,10 +54,15 @@ const REASONS: Record<string, string> = {
 };
 
 const line = (s: Segment, side: string) => `[${hms(s.start_ms / 1000)}] ${s.speaker} (${side}): ${s.text}`;
-/** Segments read per query: about one page at the meeting's average line length, a little over. */
+/**
+ * Segments read per query: about one page at the meeting's average line length, a little over,
+ * rounded up to a multiple of 32 so few distinct LIMITs reach SQLite's prepared-statement cache
+ * (the SQLite dialect writes page sizes into the SQL).
+ */
 function fetchSize(transcriptChars: number, segmentCount: number, maxChars: number): number {
   const perLine = segmentCount > 0 ? transcriptChars / segmentCount + 32 : 100;
-  return Math.min(500, Math.max(16, Math.ceil((maxChars / perLine) * 1.15) + 4));
+  const wanted = Math.ceil((maxChars / perLine) * 1.15) + 4;
+  return Math.min(512, Math.max(32, Math.ceil(wanted / 32) * 32));
 }
 
 export const getMeetingTranscriptTool = defineTool({

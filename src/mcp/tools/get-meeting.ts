@@ -8,7 +8,7 @@ import { appLink, estTokens, iso, PersonSchema, ScopeSchema, scopeOf } from '../
 import { findVisibleMeeting, participantsOf, previousMeeting } from '../../store/sales/meetings.ts';
 import { accountsById, usersById } from '../../store/sales/lookups.ts';
 import { resultsAvailableForMeeting } from '../../store/sales/agents.ts';
-import { NextStepJson, parseJson } from '../../store/sales/json.ts';
+import { parseJson, NextStepsJson, StringsJson } from '../../store/sales/json.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
 
 const INCLUDES = ['notes', 'next_steps', 'participants', 'previous_meeting_notes', 'agent_results_available'] as const;
@@ -115,8 +115,8 @@ export const getMeetingTool = defineTool({
         participants: include.has('participants')
           ? { sellers: participants.filter((p) => p.side === 'seller').map(person), buyers: participants.filter((p) => p.side !== 'seller').map(person) }
           : null,
-        notes: include.has('notes') && allowed && m.summary_md ? { summary_md: m.summary_md, key_points: parseJson(z.array(z.string()), m.key_points) } : null,
-        next_steps: include.has('next_steps') && allowed ? parseJson(z.array(NextStepJson), m.next_steps) : null,
+        notes: include.has('notes') && allowed && m.summary_md ? { summary_md: m.summary_md, key_points: parseJson(StringsJson, m.key_points) } : null,
+        next_steps: include.has('next_steps') && allowed ? parseJson(NextStepsJson, m.next_steps) : null,
         previous_meeting: previous,
         transcript: {
           available: allowed && m.has_transcript === 1,

@@ -9,7 +9,7 @@ import { DealHeaderSchema, dealHeader, dealRefParams } from '../format/deals.ts'
 import { findVisibleAgent, qualificationResult, visibleQualificationAgents } from '../../store/sales/agents.ts';
 import { findVisibleMeetings } from '../../store/sales/meetings.ts';
 import { usersById } from '../../store/sales/lookups.ts';
-import { DimensionJson, HistoryJson, parseJson } from '../../store/sales/json.ts';
+import { parseJson, DimensionsJson, HistoryListJson, StringsJson } from '../../store/sales/json.ts';
 import { resolveDeal } from './resolve.ts';
 
 const inputSchema = z.strictObject({
@@ -74,8 +74,8 @@ export const getQualificationResultsTool = defineTool({
     if (!result) {
       throw new NotFound(`No ${agent.name} result for deal ${deal.id} yet: it is computed from recorded calls, and this deal has none so far.`, 'Use get_deal to see its meetings, or try another template_id from list_agents.');
     }
-    const dims = parseJson(z.array(DimensionJson), result.dimensions);
-    const meetingIds = parseJson(z.array(z.string()), result.meeting_ids);
+    const dims = parseJson(DimensionsJson, result.dimensions);
+    const meetingIds = parseJson(StringsJson, result.meeting_ids);
     const [meetings, owners] = await Promise.all([findVisibleMeetings(db, ctx.principal, meetingIds), usersById(db, ctx.principal.orgId, [deal.owner_id])]);
     const visible = new Set(meetings.map((m) => m.id));
     const total = dims.reduce((s, d) => s + d.score, 0);
@@ -102,7 +102,7 @@ export const getQualificationResultsTool = defineTool({
         counts: { strong: dims.filter((d) => d.status === 'strong').length, partial: dims.filter((d) => d.status === 'partial').length, missing: dims.filter((d) => d.status === 'missing').length },
         meetings: meetings.sort((a, b) => a.start_at - b.start_at).map((m) => ({ meeting_id: m.id, title: m.title, start: iso(m.start_at), url: appLink(ctx, 'meetings', m.id) })),
         updated_at: iso(result.updated_at),
-        ...(args.include_history ? { history: parseJson(z.array(HistoryJson), result.history) } : {}),
+        ...(args.include_history ? { history: parseJson(HistoryListJson, result.history) } : {}),
         scope: scopeOf(ctx),
       },
     };

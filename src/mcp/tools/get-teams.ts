@@ -47,7 +47,8 @@ export const getTeamsTool = defineTool({
     if (args.cursor && !args.team_id) throw new InvalidArgument('"cursor" pages the members of one team and needs "team_id".', 'Pass the same team_id as the team whose members_next_cursor you are following.');
     const teams = await visibleTeams(db, p, { teamId: args.team_id, mine: args.only_mine });
     if (args.team_id && teams.length === 0) throw new NotFound(`No team ${args.team_id} is visible to you.`, 'Call get_teams without team_id to list the teams you can see.');
-    const myTeams = await visibleTeams(db, p, { mine: true });
+    // Without team_id the caller's own teams are among those just read (every role sees its own teams).
+    const myTeams = args.team_id ? await visibleTeams(db, p, { mine: true }) : teams.filter((t) => p.teamIds.includes(t.id));
     const members = await membersOf(db, p.orgId, [...new Set([...teams.map((t) => t.id), ...myTeams.map((t) => t.id)])]);
     const binding = (teamId: string) => ({ key: ctx.cursorKey, orgId: p.orgId, userId: p.userId, tool: 'get_teams', query: { team_id: teamId } });
     let from = 0;

@@ -29,8 +29,11 @@ export const tools: readonly ToolDefinition[] = [
   readReportTool,
 ];
 
+/** The tools by name (the MCP endpoint's direct path looks them up per call). */
+export const toolsByName: ReadonlyMap<string, ToolDefinition> = new Map(tools.map((t) => [t.name, t]));
+
 export function findTool(name: string): ToolDefinition | undefined {
-  return tools.find((t) => t.name === name);
+  return toolsByName.get(name);
 }
 
 export type { ToolDefinition } from '../define-tool.ts';

@@ -25,6 +25,14 @@ export const HistoryJson = z.object({ updated_at: z.string(), total_percent: z.n
 export const NextStepJson = z.object({ text: z.string(), owner: z.string().nullable(), due: z.string().nullable() });
 export const CustomFieldsJson = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
+/** The JSON list columns, built once (not per row or per call). */
+export const StringsJson = z.array(z.string());
+export const AgentPropertiesJson = z.array(AgentPropertyJson);
+export const ResultPropertiesJson = z.array(ResultPropertyJson);
+export const DimensionsJson = z.array(DimensionJson);
+export const HistoryListJson = z.array(HistoryJson);
+export const NextStepsJson = z.array(NextStepJson);
+
 export function parseJson<T extends z.ZodType>(schema: T, text: string): z.output<T> {
   return schema.parse(JSON.parse(text));
 }
