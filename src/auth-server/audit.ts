@@ -3,11 +3,11 @@
 import type { Context } from 'hono';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { recordAuditEvent, type AuditEvent } from '../store/audit-events.ts';
-import { clientIp } from './http/rate-limits.ts';
+import { clientAddress } from '../http/client-address.ts';
 
 /** Where a request came from, as audit events record it. */
 export function requestOrigin(c: Context<AppEnv> | undefined): { ip: string | null; userAgent: string | null } {
-  return { ip: c ? clientIp(c) : null, userAgent: c?.req.header('user-agent') ?? null };
+  return { ip: c ? clientAddress(c) : null, userAgent: c?.req.header('user-agent') ?? null };
 }
 
 export async function audit(ctx: AppContext, c: Context<AppEnv> | undefined, event: AuditEvent): Promise<void> {

@@ -1,6 +1,6 @@
 // PKCE (RFC 7636), S256 only (AS-18, AS-19).
 import { createHash } from 'node:crypto';
-import { sameHash } from './secrets.ts';
+import { constantTimeEqual } from '../crypto/constant-time.ts';
 
 /** RFC 7636 §4.1: 43–128 characters of [A-Za-z0-9-._~]. */
 export const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -12,5 +12,5 @@ export function s256(verifier: string): string {
 }
 
 export function verifierMatches(verifier: string, challenge: string): boolean {
-  return sameHash(challenge, s256(verifier));
+  return constantTimeEqual(challenge, s256(verifier));
 }

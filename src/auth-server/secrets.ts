@@ -1,7 +1,7 @@
 // Opaque credentials with typed prefixes, 256 bits of randomness each (AS-23), stored only as an
 // HMAC-SHA-256 under config.secrets.hash. base64url keeps them to unreserved characters, so naive
 // Basic-auth clients that skip form-encoding still work (AS-36).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export const PREFIXES = {
   access: 'aat_',
@@ -28,10 +28,3 @@ export function keyedHash(key: string, value: string): string {
   return createHmac('sha256', key).update(value).digest('base64url');
 }
 
-/** Constant-time equality of two hashes (or other non-secret-length strings). */
-export function sameHash(a: string | null | undefined, b: string): boolean {
-  if (!a) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}

@@ -6,7 +6,8 @@ import type { BrowserIdentity, SignedInUser } from './contract.ts';
 import { identityCookies, type IdentityCookies } from './cookies.ts';
 import { BROWSER_COOKIE_TTL_S } from './defaults.ts';
 import { safeReturnTo } from './return-to.ts';
-import { equalStrings, keyedHash, randomToken, TOKEN_SHAPE } from './secrets.ts';
+import { keyedHash, randomToken, TOKEN_SHAPE } from './secrets.ts';
+import { constantTimeEqual } from '../crypto/constant-time.ts';
 import { findSession, type Session } from './sessions.ts';
 
 /** BrowserIdentity plus what identity's own routes need from the same place. */
@@ -81,7 +82,7 @@ export function createBrowserIdentity(ctx: AppContext): IdentityService {
     issueCsrfToken: (c, purpose) => csrfFor(c, purpose),
     async verifyCsrfToken(c, purpose, token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > 128) return false;
-      return equalStrings(await csrfFor(c, purpose), token);
+      return constantTimeEqual(await csrfFor(c, purpose), token);
     },
   };
 }

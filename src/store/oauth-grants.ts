@@ -3,7 +3,7 @@
 // a grant is one UPDATE and verification joins the grant.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import type { OAuthGrantsTable, OAuthRefreshTokensTable } from './oauth-schema.ts';
+import type { OAuthGrantsTable } from './oauth-schema.ts';
 
 export type Grant = {
   id: string;
@@ -170,19 +170,6 @@ export type RefreshToken = {
   userDisabled: boolean;
 };
 
-function toRefresh(row: OAuthRefreshTokensTable, grant: Grant): Omit<RefreshToken, 'userDisabled'> {
-  return {
-    tokenHash: row.token_hash,
-    grant,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    rotatedAt: row.rotated_at,
-    requestFingerprint: row.request_fingerprint,
-    graceResponseEnc: row.grace_response_enc,
-    revokedAt: row.revoked_at,
-  };
-}
-
 /**
  * A refresh token with its grant and whether the grant's user is active, in whatever state they
  * are (the caller decides what is dead): one indexed join, as the refresh grant runs on every
@@ -196,7 +183,6 @@ export async function findRefreshToken(db: Kysely<Database>, tokenHash: string):
     .selectAll('g')
     .select([
       'r.token_hash as rt_token_hash',
-      'r.grant_id as rt_grant_id',
       'r.created_at as rt_created_at',
       'r.expires_at as rt_expires_at',
       'r.rotated_at as rt_rotated_at',
@@ -208,21 +194,17 @@ export async function findRefreshToken(db: Kysely<Database>, tokenHash: string):
     .where('r.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return undefined;
-  const refresh = toRefresh(
-    {
-      token_hash: row.rt_token_hash,
-      org_id: row.org_id,
-      grant_id: row.rt_grant_id,
-      created_at: row.rt_created_at,
-      expires_at: row.rt_expires_at,
-      rotated_at: row.rt_rotated_at,
-      request_fingerprint: row.rt_request_fingerprint,
-      grace_response_enc: row.rt_grace_response_enc,
-      revoked_at: row.rt_revoked_at,
-    },
-    toGrant(row),
-  );
-  return { ...refresh, userDisabled: row.user_status !== null && row.user_status !== 'active' };
+  return {
+    tokenHash: row.rt_token_hash,
+    grant: toGrant(row),
+    createdAt: row.rt_created_at,
+    expiresAt: row.rt_expires_at,
+    rotatedAt: row.rt_rotated_at,
+    requestFingerprint: row.rt_request_fingerprint,
+    graceResponseEnc: row.rt_grace_response_enc,
+    revokedAt: row.rt_revoked_at,
+    userDisabled: row.user_status !== null && row.user_status !== 'active',
+  };
 }
 
 /**

@@ -5,7 +5,8 @@ import type { AppContext } from '../../http/context.ts';
 import { touchClient, type OAuthClient } from '../../store/oauth-clients.ts';
 import { InvalidClient, InvalidRequest } from '../errors.ts';
 import type { Params } from '../http/params.ts';
-import { keyedHash, sameHash } from '../secrets.ts';
+import { keyedHash } from '../secrets.ts';
+import { constantTimeEqual } from '../../crypto/constant-time.ts';
 import { ClientMetadataError } from './metadata-document.ts';
 import { resolveClient } from './resolve.ts';
 
@@ -66,7 +67,7 @@ export async function authenticateClient(ctx: AppContext, credentials: Credentia
     if (credentials.secret !== undefined && credentials.secret !== '') throw fail('Client authentication failed');
   } else {
     // AS-60: either secret method is accepted for a secret client, whatever it registered (P13).
-    if (!credentials.secret || !sameHash(client.secretHash, keyedHash(ctx.config.secrets.hash, credentials.secret))) throw fail('Client authentication failed');
+    if (!credentials.secret || !constantTimeEqual(client.secretHash, keyedHash(ctx.config.secrets.hash, credentials.secret))) throw fail('Client authentication failed');
   }
   // The lease only has to outlive the 30-day collection of unused clients: renewed hourly, not per request.
   const at = Date.now();

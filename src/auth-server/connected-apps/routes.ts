@@ -6,7 +6,7 @@ import { html, renderPage } from '../../http/html.ts';
 import type { BrowserIdentity, SignedInUser } from '../../identity/contract.ts';
 import { listLiveGrants, type GrantListing } from '../../store/oauth-grants.ts';
 import { now } from '../../store/ids.ts';
-import { clientIp } from '../http/rate-limits.ts';
+import { requestOrigin } from '../audit.ts';
 import { revokeGrantAs } from './revoke-grant.ts';
 
 const PATH = '/account/connected-apps';
@@ -62,10 +62,7 @@ ${user.role === 'admin' ? html`<h2>Everyone in your organization</h2>${table(org
       return renderPage(c, { title: 'Form expired', noindex: true, status: 400, body: html`<h1>The form has expired</h1><p><a href="${PATH}">Back to connected apps</a></p>` });
     }
     const grantId = typeof form.grant_id === 'string' ? form.grant_id : '';
-    await revokeGrantAs(ctx, { kind: 'user', userId: user.userId, orgId: user.orgId, admin: user.role === 'admin' }, grantId, {
-      ip: clientIp(c),
-      userAgent: c.req.header('user-agent') ?? null,
-    });
+    await revokeGrantAs(ctx, { kind: 'user', userId: user.userId, orgId: user.orgId, admin: user.role === 'admin' }, grantId, requestOrigin(c));
     return c.redirect(PATH, 303);
   });
 

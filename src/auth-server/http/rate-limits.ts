@@ -1,18 +1,10 @@
 // Rate limits on register, token and revoke (AS-39, AS-64): per client IP and per client_id, with
 // high ceilings because hosted clients register from shared address ranges (P12). 429 + Retry-After.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { clientAddress } from '../../http/client-address.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import type { RateLimiter } from '../../limits/index.ts';
 import { TooManyRequests } from '../errors.ts';
-
-/**
- * The client's address: the socket peer, or X-Forwarded-For only when the peer is a configured
- * trusted proxy (TRUSTED_PROXIES, AS-74), so a spoofable header never picks the bucket.
- */
-export function clientIp(c: Context): string {
-  return clientAddress(c);
-}
 
 export type OAuthLimiters = { registerPerIp: RateLimiter; registerGlobal: RateLimiter; perIp: RateLimiter; perClient: RateLimiter };
 
@@ -33,7 +25,8 @@ export async function enforce(limiter: RateLimiter, key: string): Promise<void> 
 
 export function limitByIp(...limiters: { limiter: RateLimiter; key?: string }[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const ip = clientIp(c);
+    // The socket peer, or X-Forwarded-For only from TRUSTED_PROXIES (AS-74): a spoofable header never picks the bucket.
+    const ip = clientAddress(c);
     for (const l of limiters) await enforce(l.limiter, l.key ?? ip);
     await next();
   };

@@ -8,7 +8,8 @@ import { audit } from '../audit.ts';
 import { InvalidClientMetadata, InvalidToken } from '../errors.ts';
 import { noStore, openCors } from '../http/headers.ts';
 import { enforce, limitByIp, type OAuthLimiters } from '../http/rate-limits.ts';
-import { keyedHash, newSecret, sameHash } from '../secrets.ts';
+import { keyedHash, newSecret } from '../secrets.ts';
+import { constantTimeEqual } from '../../crypto/constant-time.ts';
 import { clientView } from './client-view.ts';
 import { parseClientMetadata } from './client-metadata.ts';
 
@@ -59,7 +60,7 @@ export function registrationRoutes(ctx: AppContext, limits: OAuthLimiters): Hono
     if (!bearer) throw new InvalidToken('A registration access token is required');
     await enforce(limits.perClient, c.req.param('clientId'));
     const client = await findClient(ctx.store.db, c.req.param('clientId'));
-    if (!client || !sameHash(client.registrationTokenHash, hash(bearer))) throw new InvalidToken('The registration access token is not valid for this client');
+    if (!client || !constantTimeEqual(client.registrationTokenHash, hash(bearer))) throw new InvalidToken('The registration access token is not valid for this client');
     return c.json(clientView(ctx.config, client));
   });
 

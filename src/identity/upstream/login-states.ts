@@ -6,7 +6,8 @@ import type { Database } from '../../store/schema.ts';
 import { now } from '../../store/ids.ts';
 import { LOGIN_STATE_TTL_MS } from '../defaults.ts';
 import { SignInRefused } from '../refusal.ts';
-import { equalStrings, keyedHash } from '../secrets.ts';
+import { keyedHash } from '../secrets.ts';
+import { constantTimeEqual } from '../../crypto/constant-time.ts';
 import type { UpstreamProviderKind } from '../schema.ts';
 
 export type LoginState = {
@@ -52,7 +53,7 @@ export async function consumeLoginState(
   const row = await db.selectFrom('upstream_login_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
   const gone = () => new SignInRefused('login_state_invalid', 'This sign-in response was already used, has expired, or was not started here. Start again.', { status: 400 });
   if (!row) throw gone();
-  if (!equalStrings(row.browser_hash, keyedHash(hashKey, 'login-browser', browser))) throw gone();
+  if (!constantTimeEqual(row.browser_hash, keyedHash(hashKey, 'login-browser', browser))) throw gone();
   const deleted = await db.deleteFrom('upstream_login_states').where('state_hash', '=', stateHash).executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw gone();
   if (Number(row.expires_at) <= now() || row.provider !== provider) throw gone();
