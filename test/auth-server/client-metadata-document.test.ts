@@ -66,7 +66,8 @@ describe('client ID metadata documents', () => {
     assert.equal(token.status, 200, await token.clone().text());
     const stored = await findClient(h.ctx.store.db, clientId);
     assert.equal(stored?.kind, 'metadata_document');
-    assert.ok((stored?.metadataExpiresAt ?? 0) - Date.now() <= 600_000, 'cached per its max-age');
+    const expires = stored?.metadataExpiresAt;
+    assert.ok(expires && expires > Date.now() && expires - Date.now() <= 600_000, 'cached per its max-age');
     assert.equal(docs.hits.get('/client.json'), 1, 'fetched once, then served from cache');
   });
 

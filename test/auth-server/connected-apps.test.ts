@@ -59,14 +59,20 @@ describe('connected apps', () => {
     const owner = await signedInBrowser(h);
     const tokens = await connect(owner);
     const grantId = grantIdsOf(await (await owner.get('/account/connected-apps')).text())[0] ?? '';
+    // Each of them has an app of their own, so their page carries a revoke form (a valid CSRF
+    // token): their POST reaches the permission check instead of stopping at "form expired".
     const colleague = await signedInBrowser(h, { orgId: owner.orgId });
+    await connect(colleague);
     const colleaguePage = await (await colleague.get('/account/connected-apps')).text();
-    assert.deepEqual(grantIdsOf(colleaguePage), [], 'a member sees only their own');
-    await colleague.post('/account/connected-apps/revoke', { grant_id: grantId, csrf_token: csrfOf(colleaguePage) });
+    assert.ok(csrfOf(colleaguePage));
+    assert.ok(!grantIdsOf(colleaguePage).includes(grantId), 'a member sees only their own');
+    assert.equal((await colleague.post('/account/connected-apps/revoke', { grant_id: grantId, csrf_token: csrfOf(colleaguePage) })).status, 303);
     assert.ok((await createTokenVerifier(h.ctx).verify(tokens.access_token ?? '')).ok, 'still live');
     const outsider = await signedInBrowser(h, { role: 'admin' });
+    await connect(outsider);
     const outsiderPage = await (await outsider.get('/account/connected-apps')).text();
-    await outsider.post('/account/connected-apps/revoke', { grant_id: grantId, csrf_token: csrfOf(outsiderPage) });
+    assert.ok(csrfOf(outsiderPage));
+    assert.equal((await outsider.post('/account/connected-apps/revoke', { grant_id: grantId, csrf_token: csrfOf(outsiderPage) })).status, 303);
     assert.ok((await createTokenVerifier(h.ctx).verify(tokens.access_token ?? '')).ok, 'an admin of another organization cannot');
     const admin = await signedInBrowser(h, { orgId: owner.orgId, role: 'admin' });
     const adminPage = await (await admin.get('/account/connected-apps')).text();

@@ -180,15 +180,21 @@ describe('POST /mcp at the HTTP edge', () => {
     const gusToken = await token('gus.member@globex.example');
     const giaToken = await token('gia.admin@globex.example');
     await setUserStatus(db, globex.id, gus.id, 'disabled');
-    const disabled = await rpc(init, { Authorization: `Bearer ${gusToken}` });
-    assert.equal(disabled.status, 403);
-    assert.match(((await disabled.json()) as { error_description: string }).error_description, /disabled/);
-    await setUserStatus(db, globex.id, gus.id, 'active');
+    try {
+      const disabled = await rpc(init, { Authorization: `Bearer ${gusToken}` });
+      assert.equal(disabled.status, 403);
+      assert.match(((await disabled.json()) as { error_description: string }).error_description, /disabled/);
+    } finally {
+      await setUserStatus(db, globex.id, gus.id, 'active');
+    }
     await setLicense(db, globex.id, { plan: 'expired', trialEndsAt: null, seats: null });
-    const expired = await rpc(init, { Authorization: `Bearer ${giaToken}` });
-    assert.equal(expired.status, 403);
-    assert.match(((await expired.json()) as { error_description: string }).error_description, /license .* expired/);
-    await setLicense(db, globex.id, { plan: 'paid', trialEndsAt: null, seats: 100 });
+    try {
+      const expired = await rpc(init, { Authorization: `Bearer ${giaToken}` });
+      assert.equal(expired.status, 403);
+      assert.match(((await expired.json()) as { error_description: string }).error_description, /license .* expired/);
+    } finally {
+      await setLicense(db, globex.id, { plan: 'paid', trialEndsAt: null, seats: 100 });
+    }
   });
 
   it('should return 403 for a disallowed Origin and accept the service\'s own', async () => {
