@@ -4,6 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/load.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -128,4 +130,43 @@ export async function authorizeAndApprove(h: Harness, browser: Browser, client: 
 
 export async function exchange(h: Harness, client: RegisteredClient, code: string, verifier: string, extra: Record<string, string> = {}) {
   return h.request('/oauth/token', form({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: client.redirect_uris[0] ?? '', ...extra }));
+}
+
+export const REFUSAL = 'write refused by the database';
+
+/**
+ * A real database fault: the database itself refuses `op` on `table` (a trigger installed over a
+ * separate connection, as a newer release's schema or an operator's policy could), so the service
+ * meets an error it does not classify. Returns what lifts the refusal.
+ */
+export async function refuseWrites(h: Harness, table: string, op: 'INSERT' | 'UPDATE' | 'DELETE'): Promise<() => Promise<void>> {
+  const name = `refuse_${table}_${op.toLowerCase()}`;
+  const sqlite = h.databaseUrl.startsWith('sqlite:');
+  await outsideConnection(h, [
+    sqlite
+      ? `CREATE TRIGGER ${name} BEFORE ${op} ON ${table} BEGIN SELECT RAISE(ABORT, '${REFUSAL}'); END`
+      : `CREATE OR REPLACE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${REFUSAL}'; END $$`,
+    ...(sqlite ? [] : [`CREATE TRIGGER ${name} BEFORE ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_write()`]),
+  ]);
+  return () => outsideConnection(h, [`DROP TRIGGER ${name}${sqlite ? '' : ` ON ${table}`}`]);
+}
+
+/** Runs statements on the test database over a connection of its own (not the service's). */
+async function outsideConnection(h: Harness, statements: string[]): Promise<void> {
+  if (h.databaseUrl.startsWith('sqlite:')) {
+    const db = new DatabaseSync(h.databaseUrl.slice('sqlite:'.length), { timeout: 5000 });
+    try {
+      for (const statement of statements) db.exec(statement);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const db = new pg.Client({ connectionString: h.databaseUrl });
+  await db.connect();
+  try {
+    for (const statement of statements) await db.query(statement);
+  } finally {
+    await db.end();
+  }
 }
