@@ -1,4 +1,4 @@
-// Authorization codes, keyed by their HMAC hash. Consumption is one conditional UPDATE, so of any
+// Authorization codes, keyed by their HMAC hash. Redemption is one conditional UPDATE, so of any
 // number of concurrent exchanges exactly one wins (RFC 9700 §4.5: single use).
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
@@ -64,20 +64,19 @@ export async function findCode(db: Kysely<Database>, codeHash: string): Promise<
   return row && toCode(row);
 }
 
-/** The atomic consume: true for exactly one caller, and only while the code is unexpired. */
-export async function consumeCode(db: Kysely<Database>, codeHash: string, at: number): Promise<boolean> {
+/**
+ * The atomic redemption, one compare-and-set: marks the code used and records the grant issued from
+ * it (what a replay revokes). True for exactly one caller, and only while the code is unexpired.
+ */
+export async function redeemCode(db: Kysely<Database>, codeHash: string, grantId: string, at: number): Promise<boolean> {
   const r = await db
     .updateTable('oauth_codes')
-    .set({ consumed_at: at })
+    .set({ consumed_at: at, grant_id: grantId })
     .where('code_hash', '=', codeHash)
     .where('consumed_at', 'is', null)
     .where('expires_at', '>', at)
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
-}
-
-export async function setCodeGrant(db: Kysely<Database>, codeHash: string, grantId: string): Promise<void> {
-  await db.updateTable('oauth_codes').set({ grant_id: grantId }).where('code_hash', '=', codeHash).execute();
 }
 
 export async function deleteCodesExpiredBefore(db: Kysely<Database>, cutoff: number): Promise<number> {

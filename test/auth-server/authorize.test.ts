@@ -31,6 +31,8 @@ describe('authorization endpoint', () => {
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     return res.text();
   };
+  /** How many authorization requests are stored (each one shown page, or one sign-in, needs one). */
+  const storedRequests = async () => (await h.ctx.store.db.selectFrom('oauth_pending_requests').select('handle_hash').execute()).length;
   /** Lands on the consent page (200) for a valid request. */
   const accepted = async (res: Response, why: string) => assert.equal(res.status, 200, `${why}: ${res.status} ${res.headers.get('location') ?? ''}`);
 
@@ -134,10 +136,12 @@ describe('authorization endpoint', () => {
   });
 
   it('AS-10 response_type other than code → unsupported_response_type by redirect; a missing one → invalid_request', async () => {
+    const before = await storedRequests();
     for (const [type, error] of [['token', 'unsupported_response_type'], ['code id_token', 'unsupported_response_type']] as const) {
       const res = await browser.get(url(client, { response_type: type }));
       assert.equal(new URL(res.headers.get('location') ?? '').searchParams.get('error'), error, type);
     }
+    assert.equal(await storedRequests(), before, 'a signed-in browser gets the error at once: nothing is stored');
     const p = new URLSearchParams(new URL(`${BASE_URL}${url(client)}`).search);
     p.delete('response_type');
     const res = await browser.get(`/oauth/authorize?${p}`);
@@ -301,9 +305,11 @@ describe('authorization endpoint', () => {
     const f = consentForm(await (await b.get(url(client, { scope: 'mcp offline_access' }))).text());
     await b.post('/oauth/consent', { ...f, decision: 'approve' });
     assert.ok((await listAuditEvents(h.ctx.store.db, { kind: 'consent_granted', clientId: client.client_id })).some((e) => e.userId === b.userId));
+    const before = await storedRequests();
     let res = await b.get(url(client, { scope: 'mcp' }));
     assert.equal(res.status, 302, 'subset: silent');
     assert.match(res.headers.get('location') ?? '', /code=aac_/);
+    assert.equal(await storedRequests(), before, 'no page, so no stored request');
     res = await b.get(url(client, { redirect_uri: 'https://client.example/cb2?x=1' }));
     assert.equal(res.status, 200, 'another redirect URI asks again');
     const sibling = await registerClient(h, { client_name: 'Web client', redirect_uris: ['https://client.example/cb'] });

@@ -44,6 +44,7 @@ describe('client ID metadata documents', () => {
     routes.set('/html.json', { type: 'text/html', body: doc('/html.json') });
     routes.set('/secret.json', { body: doc('/secret.json', { token_endpoint_auth_method: 'client_secret_basic' }) });
     routes.set('/fragment.json', { body: doc('/fragment.json', { redirect_uris: ['https://app.example/cb#x'] }) });
+    routes.set('/uncached.json', { body: doc('/uncached.json'), headers: { 'cache-control': 'no-store' } });
     h = await startHarness('sqlite', { CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: 'true' });
   });
   after(async () => {
@@ -69,6 +70,13 @@ describe('client ID metadata documents', () => {
     const expires = stored?.metadataExpiresAt;
     assert.ok(expires && expires > Date.now() && expires - Date.now() <= 600_000, 'cached per its max-age');
     assert.equal(docs.hits.get('/client.json'), 1, 'fetched once, then served from cache');
+  });
+
+  it('an uncacheable document is fetched once per authorization request, not once per check', async () => {
+    const browser = await signedInBrowser(h);
+    const res = await browser.get(authorizeUrl({ client_id: id('/uncached.json'), redirect_uris: ['http://127.0.0.1:5555/callback'], registration_access_token: '' }, pkce().challenge));
+    assert.equal(res.status, 200, 'the consent page');
+    assert.equal(docs.hits.get('/uncached.json'), 1);
   });
 
   const refusedAtAuthorize = async (path: string, why: RegExp) => {

@@ -5,7 +5,8 @@ import { issueAuthorizationCode } from '../../src/auth-server/codes.ts';
 import { keyedHash } from '../../src/auth-server/secrets.ts';
 import { findCode } from '../../src/store/oauth-codes.ts';
 import { listAuditEvents } from '../../src/store/audit-events.ts';
-import { authorizeAndApprove, authorizeUrl, BASE_URL, consentForm, exchange, form, pkce, registerClient, signedInBrowser, startHarness, type Browser, type Harness, type RegisteredClient } from './harness.ts';
+import { dialectsUnderTest } from '../support/databases.ts';
+import { authorizeAndApprove, authorizeUrl, BASE_URL, consentForm, exchange, form, pkce, refuseWrites, registerClient, signedInBrowser, startHarness, type Browser, type Harness, type RegisteredClient } from './harness.ts';
 
 type Body = Record<string, unknown>;
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -181,6 +182,34 @@ describe('token endpoint: authorization_code', () => {
   });
 });
 
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`token endpoint: the code exchange is one transaction (${dialect})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness(dialect);
+    });
+    after(async () => h.close());
+
+    it('tokens are issued only with their audit event: a refused audit write issues nothing and leaves the code redeemable', async () => {
+      const client = await registerClient(h);
+      const { code, verifier } = await authorizeAndApprove(h, await signedInBrowser(h), client);
+      const grants = async () => (await h.ctx.store.db.selectFrom('oauth_grants').select('id').where('client_id', '=', client.client_id).execute()).length;
+      const allow = await refuseWrites(h, 'audit_events', 'INSERT');
+      const refused = await exchange(h, client, code, verifier);
+      assert.equal(refused.status, 500, await refused.clone().text());
+      assert.equal(((await refused.json()) as Body).error, 'server_error');
+      assert.equal(await grants(), 0, 'no grant, no tokens');
+      await allow();
+      const ok = await exchange(h, client, code, verifier);
+      assert.equal(ok.status, 200, 'the code was not spent by the failed exchange');
+      assert.equal(await grants(), 1);
+      assert.equal((await listAuditEvents(h.ctx.store.db, { kind: 'tokens_issued', clientId: client.client_id })).length, 1);
+      const row = await findCode(h.ctx.store.db, keyedHash(h.ctx.config.secrets.hash, code));
+      assert.ok(row?.consumedAt && row.grantId, 'redeemed, with the grant a replay revokes');
+    });
+  });
+}
 describe('token endpoint: client authentication', () => {
   let h: Harness;
   let browser: Browser;

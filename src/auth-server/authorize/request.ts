@@ -27,9 +27,8 @@ export class LocalProblem extends Error {
 
 const local = (error: OAuthError) => new LocalProblem(error);
 
-async function checkClient(ctx: AppContext, params: Params): Promise<OAuthClient> {
-  const clientId = params.get('client_id');
-  if (!clientId) throw local(new InvalidRequest('client_id is required'));
+/** The client named by `clientId`; an unknown one, or an unusable metadata document, is a local problem. */
+export async function loadClient(ctx: AppContext, clientId: string): Promise<OAuthClient> {
   let client: OAuthClient | undefined;
   try {
     client = await resolveClient(ctx, clientId);
@@ -39,6 +38,12 @@ async function checkClient(ctx: AppContext, params: Params): Promise<OAuthClient
   }
   if (!client) throw local(new InvalidRequest('client_id is not a registered client'));
   return client;
+}
+
+async function checkClient(ctx: AppContext, params: Params): Promise<OAuthClient> {
+  const clientId = params.get('client_id');
+  if (!clientId) throw local(new InvalidRequest('client_id is required'));
+  return loadClient(ctx, clientId);
 }
 
 /** AS-1, AS-2, AS-7 and the P3 policy (https, loopback and allowlisted private-use redirects are followed). */

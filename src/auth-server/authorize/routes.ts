@@ -7,14 +7,14 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import type { BrowserIdentity, SignedInUser } from '../../identity/contract.ts';
 import { findConsentScope, rememberConsent } from '../../store/oauth-consents.ts';
 import { now } from '../../store/ids.ts';
+import type { OAuthClient } from '../../store/oauth-clients.ts';
 import { audit } from '../audit.ts';
-import { resolveClient } from '../clients/resolve.ts';
 import { issueAuthorizationCode } from '../codes.ts';
 import { AccessDenied, InvalidRequest, OAuthError } from '../errors.ts';
 import { formParams, singleValued, type Params } from '../http/params.ts';
 import { renderConsentPage } from './consent-page.ts';
 import { consumePending, loadPending, resumePath, savePending, type PendingRequest } from './pending.ts';
-import { LocalProblem, otherChecks, trustedTarget } from './request.ts';
+import { loadClient, LocalProblem, otherChecks, trustedTarget } from './request.ts';
 import { localErrorPage, redirectTo } from './respond.ts';
 
 type Approvable = Extract<PendingRequest, { kind: 'request' }>;
@@ -43,24 +43,29 @@ export function authorizeRoutes(ctx: AppContext, identity: BrowserIdentity): Hon
     return redirectTo(config, p.redirectUri, { code }, p.state);
   };
 
-  /** After validation (and again after sign-in): deliver an error, re-use a remembered consent, or ask. */
-  const proceed = async (c: Context<AppEnv>, handle: string, pending: PendingRequest) => {
-    const user = await identity.currentUser(c);
-    if (!user) return c.redirect(identity.signInUrl(resumePath(handle)), 302);
+  const remembersConsent = async (user: SignedInUser, client: OAuthClient, p: Approvable) => {
+    // AS-35: silent re-approval only for the same user, client, redirect URI, resource and a scope subset.
+    const key = { orgId: user.orgId, userId: user.userId, clientId: client.clientId, redirectUri: p.redirectUri, resource: p.resource };
+    const remembered = await findConsentScope(ctx.store.db, key);
+    return remembered !== undefined && isSubset(p.scope, remembered);
+  };
+
+  /**
+   * For a signed-in user: deliver the request's error, re-approve silently, or ask. The client is
+   * loaded only for a request to approve. `stored` is the handle of a request resumed from storage,
+   * consumed once before any redirect; a fresh request is stored only when the consent form needs a handle.
+   */
+  const proceed = async (c: Context<AppEnv>, user: SignedInUser, pending: PendingRequest, client: () => Promise<OAuthClient>, stored?: string) => {
+    const once = async () => stored === undefined || (await consumePending(ctx, stored));
     if (pending.kind === 'error') {
-      if (!(await consumePending(ctx, handle))) return localErrorPage(c, new InvalidRequest('This authorization request has already been completed'));
+      if (!(await once())) return localErrorPage(c, new InvalidRequest('This authorization request has already been completed'));
       return c.redirect(redirectTo(config, pending.redirectUri, { error: pending.error, error_description: pending.description }, pending.state), 302);
     }
-    const client = await resolveClient(ctx, pending.clientId);
-    if (!client) return localErrorPage(c, new InvalidRequest('The client is no longer registered'));
-    // AS-35: silent re-approval only for the same user, client, redirect URI, resource and a scope subset.
-    const key = { orgId: user.orgId, userId: user.userId, clientId: client.clientId, redirectUri: pending.redirectUri, resource: pending.resource };
-    const remembered = await findConsentScope(ctx.store.db, key);
-    if (remembered !== undefined && isSubset(pending.scope, remembered) && (await consumePending(ctx, handle))) {
-      return c.redirect(await issueCode(user, pending), 302);
-    }
+    const found = await client();
+    if ((await remembersConsent(user, found, pending)) && (await once())) return c.redirect(await issueCode(user, pending), 302);
+    const handle = stored ?? (await savePending(ctx, pending));
     const csrf = await identity.issueCsrfToken(c, csrfPurpose(handle));
-    return renderConsentPage(c, { user, client, pending, handle, csrf });
+    return renderConsentPage(c, { user, client: found, pending, handle, csrf });
   };
 
   app.get('/oauth/authorize', async (c) => {
@@ -83,7 +88,11 @@ export function authorizeRoutes(ctx: AppContext, identity: BrowserIdentity): Hon
       if (!(error instanceof OAuthError)) throw error;
       pending = { kind: 'error', ...common, error: error.code, description: error.message };
     }
-    return proceed(c, await savePending(ctx, pending), pending);
+    const user = await identity.currentUser(c);
+    // AS-11: sign in first, carrying only an opaque handle to the stored request (AS-30).
+    if (!user) return c.redirect(identity.signInUrl(resumePath(await savePending(ctx, pending))), 302);
+    const { client } = target;
+    return proceed(c, user, pending, async () => client);
   });
 
   // Where sign-in returns the browser: the request is re-loaded from the server by its handle.
@@ -92,7 +101,14 @@ export function authorizeRoutes(ctx: AppContext, identity: BrowserIdentity): Hon
     const handle = c.req.query('request') ?? '';
     const pending = await loadPending(ctx, handle);
     if (!pending) return localErrorPage(c, new InvalidRequest('This authorization request has expired or was already completed; start again from the application'));
-    return proceed(c, handle, pending);
+    const user = await identity.currentUser(c);
+    if (!user) return c.redirect(identity.signInUrl(resumePath(handle)), 302);
+    try {
+      return await proceed(c, user, pending, () => loadClient(ctx, pending.clientId), handle);
+    } catch (error) {
+      if (error instanceof LocalProblem) return localErrorPage(c, error.error);
+      throw error;
+    }
   });
 
   app.post('/oauth/consent', async (c) => {

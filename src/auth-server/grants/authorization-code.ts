@@ -1,11 +1,11 @@
 // grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 8707 §2.2), as named checks.
-// The code is consumed by one conditional UPDATE inside the issuing transaction, so of any number of
-// concurrent exchanges exactly one gets tokens (AS-24).
-import type { AppContext } from '../../http/context.ts';
-import { consumeCode, findCode, setCodeGrant, type AuthorizationCode } from '../../store/oauth-codes.ts';
+// The code is redeemed by one compare-and-set UPDATE inside the issuing transaction, so of any number
+// of concurrent exchanges exactly one gets tokens (AS-24).
+import { recordAuditEvent } from '../../store/audit-events.ts';
+import { findCode, redeemCode, type AuthorizationCode } from '../../store/oauth-codes.ts';
 import { revokeGrant } from '../../store/oauth-grants.ts';
 import { now } from '../../store/ids.ts';
-import { audit } from '../audit.ts';
+import { audit, logAuditEvent, requestOrigin } from '../audit.ts';
 import { InvalidGrant, InvalidRequest, InvalidTarget } from '../errors.ts';
 import { required } from '../http/params.ts';
 import { createGrant, mintTokens, type TokenResponse } from '../issue.ts';
@@ -53,21 +53,32 @@ function checkPkce(code: AuthorizationCode, verifier: string): void {
 
 /** RFC 6749 §4.1.2: a second valid redemption revokes everything issued from the code (AS-24). */
 async function revokeOnReplay(r: GrantRequest, code: AuthorizationCode): Promise<never> {
-  const again = await findCode(r.ctx.store.db, code.codeHash);
-  if (again?.grantId && (await revokeGrant(r.ctx.store.db, again.grantId, 'code_replay', now()))) {
-    await audit(r.ctx, r.c, { kind: 'code_replay_detected', orgId: code.orgId, userId: code.userId, clientId: code.clientId, detail: { grant_id: again.grantId } });
+  // A code seen unused before a lost race is read again for the grant the winner recorded.
+  const grantId = code.grantId ?? (await findCode(r.ctx.store.db, code.codeHash))?.grantId;
+  if (grantId && (await revokeGrant(r.ctx.store.db, grantId, 'code_replay', now()))) {
+    await audit(r.ctx, r.c, { kind: 'code_replay_detected', orgId: code.orgId, userId: code.userId, clientId: code.clientId, detail: { grant_id: grantId } });
   }
   throw new InvalidGrant('The authorization code has already been used');
 }
 
-async function redeem(ctx: AppContext, code: AuthorizationCode): Promise<TokenResponse> {
+/**
+ * The issue as one transaction, so an exchange costs one commit: the grant, the compare-and-set that
+ * redeems the code for it (a loser rolls the grant back), the token pair, and the audit event -
+ * issued tokens are never left unaudited.
+ */
+async function redeem(r: GrantRequest, code: AuthorizationCode): Promise<TokenResponse> {
+  const { ctx } = r;
   const at = now();
-  return ctx.store.db.transaction().execute(async (trx) => {
-    if (!(await consumeCode(trx, code.codeHash, at))) throw new CodeAlreadyUsed();
+  const event = { kind: 'tokens_issued', orgId: code.orgId, userId: code.userId, clientId: code.clientId, detail: { scope: code.scope } } as const;
+  const response = await ctx.store.db.transaction().execute(async (trx) => {
     const grant = await createGrant(ctx, trx, { userId: code.userId, orgId: code.orgId, clientId: code.clientId, scopes: code.scope.split(' '), resource: code.resource }, at);
-    await setCodeGrant(trx, code.codeHash, grant.id);
-    return mintTokens(ctx, trx, grant, grant.scope, at);
+    if (!(await redeemCode(trx, code.codeHash, grant.id, at))) throw new CodeAlreadyUsed();
+    const tokens = await mintTokens(ctx, trx, grant, grant.scope, at);
+    await recordAuditEvent(trx, { ...event, ...requestOrigin(r.c) });
+    return tokens;
   });
+  logAuditEvent(ctx, r.c, event);
+  return response;
 }
 
 export const authorizationCodeGrant: GrantType = {
@@ -81,14 +92,12 @@ export const authorizationCodeGrant: GrantType = {
     checkRedirectUri(r, code);
     checkResource(r, code);
     checkPkce(code, verifier);
-    let response: TokenResponse;
+    if (code.consumedAt !== null) return revokeOnReplay(r, code);
     try {
-      response = await redeem(r.ctx, code);
+      return await redeem(r, code);
     } catch (error) {
       if (error instanceof CodeAlreadyUsed) return revokeOnReplay(r, code);
       throw error;
     }
-    await audit(r.ctx, r.c, { kind: 'tokens_issued', orgId: code.orgId, userId: code.userId, clientId: code.clientId, detail: { scope: response.scope } });
-    return response;
   },
 };
