@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AuthInfo } from './auth-info.ts';
 import type { Database, Role } from '../store/schema.ts';
 import { findUser } from '../store/users.ts';
-import { findOrganization, licenseIsActive } from '../store/organizations.ts';
+import { findOrganizationRecord, licenseIsActive } from '../store/organizations.ts';
 import { managedTeamIds, teamIdsOfUser } from '../store/teams.ts';
 
 export type Principal = {
@@ -31,7 +31,7 @@ export type PrincipalResult = { ok: true; principal: Principal } | { ok: false; 
 
 /** Resolves the principal for a verified token: the stored user (active), its org (licensed) and teams. */
 export async function principalFromAuth(db: Kysely<Database>, auth: Pick<AuthInfo, 'userId' | 'orgId'>, at: number = Date.now()): Promise<PrincipalResult> {
-  const [user, org] = await Promise.all([findUser(db, auth.orgId, auth.userId), findOrganization(db, auth.orgId)]);
+  const [user, org] = await Promise.all([findUser(db, auth.orgId, auth.userId), findOrganizationRecord(db, auth.orgId)]);
   if (!user || !org) return { ok: false, reason: 'user_not_found', message: 'The account this token was issued to no longer exists. Sign in again.' };
   if (user.status !== 'active') {
     return { ok: false, reason: 'user_disabled', message: `The user ${user.email} is disabled in ${org.name}. Ask an administrator of your organization to re-enable the account.` };

@@ -4,3 +4,5 @@ export { createBrowserIdentity, type IdentityService } from './browser-identity.
 export { identityRoutes } from './routes.ts';
 export type { BrowserIdentity, SignedInUser } from './contract.ts';
 export { safeReturnTo } from './return-to.ts';
+export { deleteSessionsExpiredBefore } from './sessions.ts';
+export { deleteLoginStatesExpiredBefore } from './upstream/login-states.ts';

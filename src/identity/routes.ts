@@ -2,7 +2,7 @@
 // (development) the demo identity provider. Refusals are rendered in one place (the refusal page).
 import { Hono, type Context } from 'hono';
 import type { AppContext, AppEnv } from '../http/context.ts';
-import { findOrganization, findOrganizationByDomain, licenseIsActive } from '../store/organizations.ts';
+import { findOrganizationByDomain, findOrganizationRecord, licenseIsActive } from '../store/organizations.ts';
 import type { IdentityService } from './browser-identity.ts';
 import { demoIdpRoutes } from './demo-idp/routes.ts';
 import { emailDomain } from './email-policy.ts';
@@ -83,7 +83,7 @@ export function identityRoutes(ctx: AppContext, identity: IdentityService): Hono
   app.get('/welcome', async (c) => {
     const s = await identity.session(c);
     if (!s) return c.redirect(identity.signInUrl('/welcome'), 302);
-    const org = await findOrganization(ctx.store.db, s.user.orgId);
+    const org = await findOrganizationRecord(ctx.store.db, s.user.orgId);
     if (!org) return c.redirect('/signin', 302);
     if (!licenseIsActive(org.license)) return trialExpiredPage(c, org);
     return welcomePage(c, s.user, org, mcpUrl, c.req.query('new') === 'organization');
@@ -92,7 +92,7 @@ export function identityRoutes(ctx: AppContext, identity: IdentityService): Hono
   app.get('/account', async (c) => {
     const s = await identity.session(c);
     if (!s) return c.redirect(identity.signInUrl('/account'), 302);
-    const org = await findOrganization(ctx.store.db, s.user.orgId);
+    const org = await findOrganizationRecord(ctx.store.db, s.user.orgId);
     if (!org) return c.redirect('/signin', 302);
     return accountPage(c, s.user, org, await identity.issueCsrfToken(c, 'signout'));
   });

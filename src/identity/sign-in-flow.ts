@@ -3,7 +3,7 @@
 // claims, resolve the user, start a session).
 import type { Context } from 'hono';
 import type { AppContext } from '../http/context.ts';
-import { findOrganization, licenseIsActive } from '../store/organizations.ts';
+import { findOrganizationRecord, licenseIsActive } from '../store/organizations.ts';
 import type { IdentityService } from './browser-identity.ts';
 import { trialExpiredPage } from './pages/account.ts';
 import { CALLBACK_PATHS, type Providers } from './providers/registry.ts';
@@ -38,7 +38,7 @@ async function setupFor(ctx: AppContext, providers: Providers, kind: UpstreamPro
       ? providers.google()
       : kind === 'microsoft'
         ? providers.microsoft()
-        : await findOrganization(ctx.store.db, ssoOrgId ?? '').then((org) => (org ? providers.sso(org) : null));
+        : await findOrganizationRecord(ctx.store.db, ssoOrgId ?? '').then((org) => (org ? providers.sso(org) : null));
   if (!setup) throw new SignInRefused('provider_unavailable', 'This sign-in method is no longer configured.', { status: 400 });
   return setup;
 }
@@ -73,7 +73,7 @@ async function signInWith(ctx: AppContext, identity: IdentityService, providers:
   const session = await createSession(db, hashKey, outcome.user, upstream.issuer);
   identity.cookies.set(c, 'session', session.id, Math.floor(SESSION_TTL_MS / 1000));
 
-  const org = await findOrganization(db, outcome.user.orgId);
+  const org = await findOrganizationRecord(db, outcome.user.orgId);
   if (!org) throw new Error('organization of a signed-in user is missing');
   if (!licenseIsActive(org.license)) return trialExpiredPage(c, org);
   if (state.returnTo) return c.redirect(state.returnTo, 302);

@@ -8,14 +8,17 @@ import { uniquely } from './errors.ts';
 export type License = { plan: 'trial' | 'paid' | 'expired'; trialEndsAt: number | null; seats: number | null };
 export type SsoSettings = { issuer: string; clientId: string; clientSecretEncrypted: string; domains: string[] };
 
-export type Organization = {
+/** An organization as request paths need it (name, license, settings): one row, no domain list. */
+export type OrganizationRecord = {
   id: string;
   name: string;
-  domains: string[];
   license: License;
   settings: { autoJoinByDomain: boolean; restrictMeetingDetailsToParticipants: boolean; sso: SsoSettings | null };
   createdAt: number;
 };
+
+/** With its verified email domains (administration, sign-up by domain). */
+export type Organization = OrganizationRecord & { domains: string[] };
 
 export type NewOrganization = {
   id?: string;
@@ -28,7 +31,7 @@ export type NewOrganization = {
 
 const Domains = z.array(z.string());
 
-function toOrganization(row: OrganizationsTable, domains: string[]): Organization {
+function toRecord(row: OrganizationsTable): OrganizationRecord {
   const sso =
     row.sso_issuer && row.sso_client_id && row.sso_client_secret_enc
       ? {
@@ -41,7 +44,6 @@ function toOrganization(row: OrganizationsTable, domains: string[]): Organizatio
   return {
     id: row.id,
     name: row.name,
-    domains,
     license: { plan: row.plan, trialEndsAt: row.trial_ends_at, seats: row.seats },
     settings: {
       autoJoinByDomain: row.auto_join_by_domain === 1,
@@ -91,11 +93,19 @@ export async function createOrganization(db: Kysely<Database>, input: NewOrganiz
   return created;
 }
 
-export async function findOrganization(db: Kysely<Database>, id: string): Promise<Organization | undefined> {
+const toOrganization = (row: OrganizationsTable, domains: string[]): Organization => ({ ...toRecord(row), domains });
+
+/** One query, no domains: for the paths that only check a license or read settings (sign-in, bearer). */
+export async function findOrganizationRecord(db: Kysely<Database>, id: string): Promise<OrganizationRecord | undefined> {
   const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) return undefined;
+  return row && toRecord(row);
+}
+
+export async function findOrganization(db: Kysely<Database>, id: string): Promise<Organization | undefined> {
+  const record = await findOrganizationRecord(db, id);
+  if (!record) return undefined;
   const domains = await db.selectFrom('org_domains').select('domain').where('org_id', '=', id).orderBy('domain').execute();
-  return toOrganization(row, domains.map((d) => d.domain));
+  return { ...record, domains: domains.map((d) => d.domain) };
 }
 
 export async function findOrganizationByDomain(db: Kysely<Database>, domain: string): Promise<Organization | undefined> {

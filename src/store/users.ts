@@ -32,7 +32,7 @@ export type NewUser = {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-function toUser(row: UsersTable): User {
+export function toUser(row: UsersTable): User {
   return {
     id: row.id,
     orgId: row.org_id,

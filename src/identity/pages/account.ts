@@ -2,20 +2,20 @@
 // and the page for an organization whose trial has ended.
 import type { Context } from 'hono';
 import { html, renderPage } from '../../http/html.ts';
-import type { Organization } from '../../store/organizations.ts';
+import type { OrganizationRecord } from '../../store/organizations.ts';
 import type { User } from '../../store/users.ts';
 import { connectSnippets } from './connect-snippets.ts';
 
 const day = (ms: number | null) => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 10));
 
-function licenseText(org: Organization): string {
+function licenseText(org: OrganizationRecord): string {
   const l = org.license;
   if (l.plan === 'paid') return `Paid${l.seats ? ` (${l.seats} seats)` : ''}`;
   if (l.plan === 'trial') return `Trial, ends ${day(l.trialEndsAt)}`;
   return 'Expired';
 }
 
-export function welcomePage(c: Context, user: User, org: Organization, mcpUrl: string, newOrganization: boolean) {
+export function welcomePage(c: Context, user: User, org: OrganizationRecord, mcpUrl: string, newOrganization: boolean) {
   return renderPage(c, {
     title: 'Welcome · Agent Access',
     noindex: true,
@@ -27,7 +27,7 @@ ${connectSnippets(mcpUrl)}
   });
 }
 
-export function accountPage(c: Context, user: User, org: Organization, signOutCsrf: string) {
+export function accountPage(c: Context, user: User, org: OrganizationRecord, signOutCsrf: string) {
   return renderPage(c, {
     title: 'Your account · Agent Access',
     noindex: true,
@@ -47,7 +47,7 @@ export function accountPage(c: Context, user: User, org: Organization, signOutCs
   });
 }
 
-export function trialExpiredPage(c: Context, org: Organization) {
+export function trialExpiredPage(c: Context, org: OrganizationRecord) {
   return renderPage(c, {
     title: 'Your trial has ended · Agent Access',
     noindex: true,

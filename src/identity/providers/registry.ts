@@ -1,7 +1,7 @@
 // Which upstream provider serves each start path. Real Google/Microsoft credentials win; without
 // them, in development, the demo identity provider's Google and Microsoft issuers stand in.
 import type { AppContext } from '../../http/context.ts';
-import type { Organization } from '../../store/organizations.ts';
+import type { OrganizationRecord } from '../../store/organizations.ts';
 import { demoClientId, demoClientSecret, demoIssuer } from '../demo-idp/clients.ts';
 import { emailPolicy, type EmailPolicy } from '../email-policy.ts';
 import { SignInRefused } from '../refusal.ts';
@@ -23,7 +23,7 @@ export type Providers = {
   policy: EmailPolicy;
   google(): ProviderSetup | null;
   microsoft(): ProviderSetup | null;
-  sso(org: Organization): ProviderSetup | null;
+  sso(org: OrganizationRecord): ProviderSetup | null;
 };
 
 export function providerRegistry(ctx: AppContext): Providers {

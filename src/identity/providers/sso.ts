@@ -1,13 +1,13 @@
 // Per-organization enterprise OIDC SSO: the organization's own issuer, client and the email domains
 // it serves. The IdP is trusted for those domains only (an admin configured it for them).
-import type { Organization } from '../../store/organizations.ts';
+import type { OrganizationRecord } from '../../store/organizations.ts';
 import type { EmailPolicy } from '../email-policy.ts';
 import { emailDomain } from '../email-policy.ts';
 import { SignInRefused } from '../refusal.ts';
 import type { UpstreamClient, ValidatedTokens } from '../upstream/relying-party.ts';
 import { displayName, str, type ProviderSetup, type UpstreamIdentity } from './types.ts';
 
-export function ssoProvider(org: Organization, client: UpstreamClient, redirectUri: string, policy: EmailPolicy): ProviderSetup {
+export function ssoProvider(org: OrganizationRecord, client: UpstreamClient, redirectUri: string, policy: EmailPolicy): ProviderSetup {
   const domains = new Set(org.settings.sso?.domains ?? []);
   return {
     kind: 'sso',

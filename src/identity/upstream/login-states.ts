@@ -1,6 +1,7 @@
 // Upstream sign-in attempts: one row per authorization request, found by the keyed hash of its
 // `state`, bound to the browser cookie that started it, and consumed exactly once (a DELETE whose
-// row count decides, so two concurrent callbacks cannot both win).
+// row count decides, so two concurrent callbacks cannot both win). Expired attempts are refused on
+// read and removed by the periodic job, never on a request.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.ts';
 import { now } from '../../store/ids.ts';
@@ -21,7 +22,6 @@ export type LoginState = {
 
 export async function saveLoginState(db: Kysely<Database>, hashKey: string, state: string, browser: string, value: LoginState): Promise<void> {
   const at = now();
-  await db.deleteFrom('upstream_login_states').where('expires_at', '<=', at).execute();
   await db
     .insertInto('upstream_login_states')
     .values({
@@ -37,6 +37,12 @@ export async function saveLoginState(db: Kysely<Database>, hashKey: string, stat
       expires_at: at + LOGIN_STATE_TTL_MS,
     })
     .execute();
+}
+
+/** Periodic housekeeping (src/auth-server/jobs.ts): removes attempts that expired before `cutoff`. */
+export async function deleteLoginStatesExpiredBefore(db: Kysely<Database>, cutoff: number): Promise<number> {
+  const r = await db.deleteFrom('upstream_login_states').where('expires_at', '<=', cutoff).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** Consumes the attempt named by `state`; refuses a missing cookie, a replay, another browser, or an expired attempt. */
