@@ -1,5 +1,7 @@
-// Writes an audit event with the request's address and user agent. An audit write that fails is
-// logged, never turned into a failed OAuth response.
+// Writes an audit event with the request's address and user agent. `audit` is for events beside a
+// response (reuse detected, consent, revocation): a write that fails is logged, never turned into a
+// failed response. Token issue is different: the code and refresh grants write their event inside the
+// issuing transaction, so tokens are never issued unaudited, and a failed write fails the request.
 import type { Context } from 'hono';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { recordAuditEvent, type AuditEvent } from '../store/audit-events.ts';
