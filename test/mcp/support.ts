@@ -74,3 +74,20 @@ export const EMAILS = {
   gia: 'gia.admin@globex.example',
   gus: 'gus.member@globex.example',
 } as const;
+
+/**
+ * Makes the default qualification agent ambiguous for `email`'s organization: every qualification
+ * agent it sees loses its primary flag. Returns the candidates (at least two) and a deal that has a
+ * qualification result (found before the change, while get_deals still shows percents).
+ */
+export async function withoutPrimaryQualification(s: Seeded, email: string): Promise<{ candidates: string[]; dealId: string }> {
+  const p = await s.principal(email);
+  const deals = ok<{ deals: { deal_id: string; qualification_percent: number | null }[] }>('get_deals', await s.call(email, 'get_deals', { status: 'all', limit: 100 })).deals;
+  const deal = deals.find((d) => d.qualification_percent !== null);
+  assert.ok(deal, 'a deal of this organization has a qualification result');
+  const agents = ok<{ agents: { template_id: string }[] }>('list_agents', await s.call(email, 'list_agents', { category: 'qualification' })).agents;
+  const candidates = agents.map((a) => a.template_id);
+  assert.ok(candidates.length >= 2, 'several qualification agents are visible');
+  await s.store.db.updateTable('agents').set({ is_primary: 0 }).where('org_id', '=', p.orgId).where('id', 'in', candidates).execute();
+  return { candidates, dealId: deal.deal_id };
+}

@@ -6,6 +6,9 @@ import { visibilityLabel } from '../../access/principal.ts';
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const estTokens = (chars: number) => Math.ceil(chars / 4);
 
+/** A score as a percent of its maximum, one decimal (server-computed, tools.md); null without a maximum. */
+export const percentOf = (total: number, max: number | null): number | null => (max ? Math.round((total / max) * 1000) / 10 : null);
+
 /** `[HH:MM:SS]` offsets in transcripts. */
 export function hms(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { dealIdParam, includeEvidenceParam, meetingIdParam, templateIdParam } from '../params.ts';
 import { Forbidden, InvalidArgument, NotFound } from '../errors.ts';
-import { appLink, fitItems, iso, LIST_BUDGET_CHARS, ScopeSchema, scopeOf } from '../format/common.ts';
+import { appLink, fitItems, iso, LIST_BUDGET_CHARS, percentOf, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleAgent, agentResultsFor } from '../../store/sales/agents.ts';
 import { findVisibleMeetings, meetingsOfDeal, type MeetingListRow } from '../../store/sales/meetings.ts';
 import { parseJson, AgentPropertiesJson, ResultPropertiesJson } from '../../store/sales/json.ts';
@@ -58,7 +58,7 @@ export const agentResultsTool = defineTool({
     let meetings: (Pick<MeetingListRow, 'id' | 'title' | 'start_at' | 'status' | 'has_transcript'> & { attended: number })[];
     if (args.deal_id !== undefined) {
       const deal = await resolveDeal(ctx, { deal_id: args.deal_id }, 'agent_results');
-      meetings = (await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now }, null, 20)).filter((m) => m.status === 'completed').slice(0, args.last_n_meetings);
+      meetings = await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now, completedOnly: true }, null, args.last_n_meetings);
     } else {
       const ids = [...new Set(args.meeting_ids ?? [args.meeting_id!])];
       const found = await findVisibleMeetings(db, ctx.principal, ids);
@@ -86,7 +86,7 @@ export const agentResultsTool = defineTool({
         properties: props.map((p) => ({ key: p.key, title: p.title, result_md: p.result_md, score: p.score, max_score: p.max_score, ...(args.include_evidence ? { evidence: p.evidence.slice(0, 3).map((e) => ({ quote: e.quote, speaker: e.speaker, side: e.side, start_s: e.start_s })) } : {}) })),
         total_score: total,
         max_total_score: max,
-        percent: total !== null && max ? Math.round((total / max) * 1000) / 10 : null,
+        percent: total !== null ? percentOf(total, max) : null,
       };
     });
     const { kept, cut } = fitItems(results, LIST_BUDGET_CHARS);

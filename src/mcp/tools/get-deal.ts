@@ -3,17 +3,17 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { dealIdParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { InvalidArgument } from '../errors.ts';
+import { cursorBinding, decodePosition, pageOf, TimeIdPosition } from '../cursor.ts';
 import { iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader, dealRefParams } from '../format/deals.ts';
 import { MeetingItemSchema, meetingItems } from '../format/meetings.ts';
 import { dealStakeholders } from '../../store/sales/deals.ts';
 import { meetingsOfDeal } from '../../store/sales/meetings.ts';
 import { usersById } from '../../store/sales/lookups.ts';
-import { qualificationResult, visibleQualificationAgents } from '../../store/sales/agents.ts';
+import { qualificationResult } from '../../store/sales/agents.ts';
 import { CustomFieldsJson, parseJson, DimensionsJson } from '../../store/sales/json.ts';
 import { resolveDeal } from './resolve.ts';
+import { ambiguityNote, defaultQualificationAgent, qualificationTotals } from './qualification.ts';
 
 const INCLUDES = ['crm', 'meetings', 'upcoming_meetings', 'stakeholders', 'qualification_summary'] as const;
 const MAX_STAKEHOLDERS = 30;
@@ -34,6 +34,7 @@ const outputSchema = z.object({
   upcoming_meetings: z.array(MeetingItemSchema).nullable(),
   stakeholders: z.object({ people: z.array(z.object({ name: z.string(), email: z.string().nullable(), title: z.string().nullable(), company: z.string().nullable(), side: z.string(), meetings_attended: z.number(), last_seen: z.string() })), total: z.number() }).nullable(),
   qualification_summary: z.object({ template_id: z.string(), name: z.string(), percent: z.number(), strong: z.array(z.string()), gaps: z.array(z.string()), updated_at: z.string() }).nullable(),
+  qualification_note: z.string().nullable().describe('Why qualification_summary is null when no default qualification agent can be chosen, and what to call instead; null otherwise.'),
   scope: ScopeSchema,
 });
 
@@ -50,20 +51,13 @@ export const getDealTool = defineTool({
     const deal = await resolveDeal(ctx, args, 'get_deal');
     const include = new Set<string>(args.include ?? INCLUDES);
     const owners = await usersById(db, ctx.principal.orgId, [deal.owner_id]);
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'get_deal', query: { deal_id: deal.id, meetings_limit: args.meetings_limit } };
+    const binding = cursorBinding(ctx, 'get_deal', { deal_id: deal.id, meetings_limit: args.meetings_limit });
     let meetings = null;
     if (include.has('meetings')) {
-      let after: [number, string] | null = null;
-      if (args.meetings_cursor) {
-        const [at, id] = decodeCursor(binding, args.meetings_cursor, '');
-        if (typeof at !== 'number' || typeof id !== 'string') throw new InvalidArgument('The meetings_cursor is malformed.', 'Call get_deal again without "meetings_cursor".');
-        after = [at, id];
-      }
+      const after = args.meetings_cursor ? decodePosition(binding, args.meetings_cursor, TimeIdPosition, 'meetings_cursor') : null;
       const rows = await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now }, after, args.meetings_limit + 1);
       const page = rows.slice(0, args.meetings_limit);
-      const last = page[page.length - 1];
-      const more = rows.length > args.meetings_limit;
-      meetings = { items: await meetingItems(db, ctx, page), next_cursor: more && last ? encodeCursor(binding, [last.start_at, last.id]) : null, has_more: more };
+      meetings = { items: await meetingItems(db, ctx, page), ...pageOf(binding, rows, args.meetings_limit, page.length, (m) => [m.start_at, m.id]) };
     }
     const upcoming = include.has('upcoming_meetings') ? await meetingItems(db, ctx, await meetingsOfDeal(db, ctx.principal, deal.id, { upcomingAfter: ctx.now }, null, MAX_UPCOMING)) : null;
     let stakeholders = null;
@@ -72,17 +66,18 @@ export const getDealTool = defineTool({
       stakeholders = { people: s.people.map((p) => ({ ...p, last_seen: iso(p.last_seen) })), total: s.total };
     }
     let qualification = null;
+    let qualificationNote: string | null = null;
     if (include.has('qualification_summary')) {
-      const agents = await visibleQualificationAgents(db, ctx.principal);
-      const agent = agents.find((a) => a.is_primary === 1) ?? agents[0];
+      const choice = await defaultQualificationAgent(ctx);
+      if (choice.kind === 'ambiguous') qualificationNote = ambiguityNote(choice.candidates, 'qualification_summary');
+      const agent = choice.kind === 'chosen' ? choice.agent : undefined;
       const result = agent ? await qualificationResult(db, ctx.principal.orgId, deal.id, agent.id) : undefined;
       if (agent && result) {
         const dims = parseJson(DimensionsJson, result.dimensions);
-        const max = dims.reduce((s, d) => s + d.max_score, 0);
         qualification = {
           template_id: agent.id,
           name: agent.name,
-          percent: max ? Math.round((dims.reduce((s, d) => s + d.score, 0) / max) * 1000) / 10 : 0,
+          percent: qualificationTotals(dims).percent ?? 0,
           strong: dims.filter((d) => d.status === 'strong').map((d) => d.title),
           gaps: dims.filter((d) => d.status !== 'strong').map((d) => `${d.title}: ${d.gaps[0] ?? d.summary}`),
           updated_at: iso(result.updated_at),
@@ -100,6 +95,7 @@ export const getDealTool = defineTool({
         upcoming_meetings: upcoming,
         stakeholders,
         qualification_summary: qualification,
+        qualification_note: qualificationNote,
         scope: scopeOf(ctx),
       },
     };

@@ -2,15 +2,18 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgParam, teamIdParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { InvalidArgument } from '../errors.ts';
+import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
 import { fitItems, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
 import { countDeals, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
-import { qualificationResultsForDeals, visibleQualificationAgents } from '../../store/sales/agents.ts';
+import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { parseJson, DimensionsJson } from '../../store/sales/json.ts';
 import { resolveOwner } from './resolve.ts';
+import { ambiguityNote, defaultQualificationAgent, qualificationTotals } from './qualification.ts';
+
+/** (close date or amount, id), as the sort orders deals. */
+const DealPosition = z.tuple([z.union([z.string(), z.number()]), z.string()]);
 
 const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD').optional().describe(`${what} (YYYY-MM-DD, inclusive).`);
 
@@ -33,7 +36,15 @@ const inputSchema = z.strictObject({
 
 const MeetingRef = z.object({ meeting_id: z.string(), start: z.string() }).nullable();
 const DealItemSchema = DealHeaderSchema.extend({ meeting_count: z.number(), last_meeting: MeetingRef, next_meeting: MeetingRef, qualification_percent: z.number().nullable() });
-const outputSchema = z.object({ deals: z.array(DealItemSchema), ...pageFields, total: z.number().nullable(), truncated: z.boolean(), filters: z.object({ status: z.string(), sort: z.string(), owner: z.string().nullable(), search: z.string().nullable() }), scope: ScopeSchema });
+const outputSchema = z.object({
+  deals: z.array(DealItemSchema),
+  ...pageFields,
+  total: z.number().nullable(),
+  truncated: z.boolean(),
+  qualification_note: z.string().nullable().describe('Why every qualification_percent is null when no default qualification agent can be chosen, and what to call instead; null otherwise.'),
+  filters: z.object({ status: z.string(), sort: z.string(), owner: z.string().nullable(), search: z.string().nullable() }),
+  scope: ScopeSchema,
+});
 
 export const getDealsTool = defineTool({
   name: 'get_deals',
@@ -59,26 +70,14 @@ export const getDealsTool = defineTool({
     if (args.has_upcoming_meeting) f.upcomingAfter = ctx.now;
     const sort: DealSort = args.sort;
     const { cursor, limit, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'get_deals', query };
-    let after: [string | number, string] | null = null;
-    if (cursor) {
-      const [v, id] = decodeCursor(binding, cursor, '');
-      if ((typeof v !== 'string' && typeof v !== 'number') || typeof id !== 'string') throw new InvalidArgument('The cursor is malformed.', 'Call get_deals again without "cursor".');
-      after = [v, id];
-    }
+    const binding = cursorBinding(ctx, 'get_deals', query);
+    const after = cursor ? decodePosition(binding, cursor, DealPosition) : null;
     const rows = await listDeals(db, ctx.principal, f, sort, after, limit + 1);
     const page = rows.slice(0, limit);
     const ids = page.map((d) => d.id);
-    const [owners, stats, agents] = await Promise.all([usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)), dealMeetingStats(db, ctx.principal, ids, ctx.now), visibleQualificationAgents(db, ctx.principal)]);
-    const primary = agents.find((a) => a.is_primary === 1) ?? agents[0];
-    const quals = primary ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, primary.id) : [];
-    const percent = new Map(
-      quals.map((q) => {
-        const dims = parseJson(DimensionsJson, q.dimensions);
-        const max = dims.reduce((s, d) => s + d.max_score, 0);
-        return [q.deal_id, max ? Math.round((dims.reduce((s, d) => s + d.score, 0) / max) * 1000) / 10 : null];
-      }),
-    );
+    const [owners, stats, choice] = await Promise.all([usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)), dealMeetingStats(db, ctx.principal, ids, ctx.now), defaultQualificationAgent(ctx)]);
+    const quals = choice.kind === 'chosen' ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, choice.agent.id) : [];
+    const percent = new Map(quals.map((q) => [q.deal_id, qualificationTotals(parseJson(DimensionsJson, q.dimensions)).percent]));
     const items = page.map((d) => {
       const s = stats.get(d.id);
       return {
@@ -90,16 +89,13 @@ export const getDealsTool = defineTool({
       };
     });
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    const hasMore = rows.length > limit || cut;
-    const last = page[kept.length - 1];
-    const key = sort.startsWith('amount') ? last?.amount : last?.close_date;
     return {
       structured: {
         deals: kept,
-        next_cursor: hasMore && last && key !== undefined ? encodeCursor(binding, [key, last.id]) : null,
-        has_more: hasMore,
+        ...pageOf(binding, rows, limit, kept.length, (d) => [sort.startsWith('amount') ? d.amount : d.close_date, d.id]),
         total: cursor ? null : rows.length <= limit ? rows.length : await countDeals(db, ctx.principal, f),
         truncated: cut,
+        qualification_note: choice.kind === 'ambiguous' ? ambiguityNote(choice.candidates, 'qualification_percent') : null,
         filters: { status: args.status, sort, owner: args.owner ?? null, search: args.search ?? null },
         scope: scopeOf(ctx),
       },

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, maxCharsParam, meetingIdParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { cursorBinding, decodePosition, encodeCursor, OffsetPosition } from '../cursor.ts';
 import { Forbidden, InvalidArgument, NoTranscript, NotFound } from '../errors.ts';
 import { appLink, estTokens, hms, iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleMeeting, participantsOf } from '../../store/sales/meetings.ts';
@@ -103,13 +103,8 @@ export const getMeetingTranscriptTool = defineTool({
     if (args.side !== 'all' || args.speakers) filter.participantIds = wanted.map((p) => p.id);
 
     const { cursor, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'get_meeting_transcript', query };
-    let fromIdx = 0;
-    if (cursor) {
-      const [idx] = decodeCursor(binding, cursor, '');
-      if (typeof idx !== 'number' || !Number.isInteger(idx) || idx < 0) throw new InvalidArgument('The cursor is malformed.', 'Call get_meeting_transcript again without "cursor" to restart.');
-      fromIdx = idx;
-    }
+    const binding = cursorBinding(ctx, 'get_meeting_transcript', query);
+    const [fromIdx] = cursor ? decodePosition(binding, cursor, OffsetPosition) : [0];
 
     const page: { s: Segment; match: boolean | undefined; rendered: string }[] = [];
     let used = 0;

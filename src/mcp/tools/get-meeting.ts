@@ -5,8 +5,7 @@ import { defineTool, readOnly } from '../define-tool.ts';
 import { meetingIdParam } from '../params.ts';
 import { NotFound } from '../errors.ts';
 import { appLink, estTokens, iso, PersonSchema, ScopeSchema, scopeOf } from '../format/common.ts';
-import { findVisibleMeeting, participantsOf, previousMeeting } from '../../store/sales/meetings.ts';
-import { accountsById, usersById } from '../../store/sales/lookups.ts';
+import { findVisibleMeetingDetail, participantsOf, previousMeeting } from '../../store/sales/meetings.ts';
 import { resultsAvailableForMeeting } from '../../store/sales/agents.ts';
 import { parseJson, NextStepsJson, StringsJson } from '../../store/sales/json.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
@@ -66,12 +65,12 @@ export const getMeetingTool = defineTool({
   annotations: readOnly('Get meeting'),
   async handler(args, ctx) {
     const db = ctx.store.db;
-    const m = await findVisibleMeeting(db, ctx.principal, args.meeting_id);
+    const m = await findVisibleMeetingDetail(db, ctx.principal, args.meeting_id);
     if (!m) throw new NotFound(`No meeting ${args.meeting_id} is visible to you.`, 'It does not exist or is outside your visibility. Use list_meetings to find meeting ids.');
     const include = new Set<string>(args.include ?? ['notes', 'next_steps', 'participants', 'agent_results_available']);
     if (args.include_previous_meeting_notes) include.add('previous_meeting_notes');
     const allowed = meetingDetailsAllowed(ctx.principal, m.attended === 1);
-    const [owners, accounts, participants] = await Promise.all([usersById(db, m.org_id, [m.owner_id]), accountsById(db, m.org_id, [m.account_id]), participantsOf(db, m.org_id, [m.id])]);
+    const participants = await participantsOf(db, m.org_id, [m.id]);
     const talkTotal = participants.reduce((s, p) => s + p.talk_time_ms, 0);
     const person = (p: (typeof participants)[number]) => ({
       name: p.name,
@@ -91,8 +90,6 @@ export const getMeetingTool = defineTool({
       }
     }
     const available = include.has('agent_results_available') && allowed ? await resultsAvailableForMeeting(db, ctx.principal, m.id) : null;
-    const owner = owners.get(m.owner_id);
-    const account = m.account_id ? accounts.get(m.account_id) : undefined;
     const reason = !allowed ? 'restricted' : m.has_transcript ? null : (m.transcript_reason ?? 'not_recorded');
     return {
       structured: {
@@ -105,9 +102,9 @@ export const getMeetingTool = defineTool({
           status: m.status,
           meeting_type: m.meeting_type,
           language: m.language,
-          owner: { name: owner?.name ?? 'Former user', email: owner?.email ?? null },
-          prospect_org: account?.domain ?? null,
-          account_name: account?.name ?? null,
+          owner: { name: m.owner_name ?? 'Former user', email: m.owner_email },
+          prospect_org: m.prospect_org,
+          account_name: m.account_name,
           deal_id: m.deal_id,
           url: appLink(ctx, 'meetings', m.id),
         },

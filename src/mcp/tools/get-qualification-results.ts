@@ -6,11 +6,12 @@ import { dealIdParam, includeEvidenceParam } from '../params.ts';
 import { InvalidArgument, NotFound } from '../errors.ts';
 import { appLink, iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader, dealRefParams } from '../format/deals.ts';
-import { findVisibleAgent, qualificationResult, visibleQualificationAgents } from '../../store/sales/agents.ts';
+import { findVisibleAgent, qualificationResult } from '../../store/sales/agents.ts';
 import { findVisibleMeetings } from '../../store/sales/meetings.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { parseJson, DimensionsJson, HistoryListJson, StringsJson } from '../../store/sales/json.ts';
 import { resolveDeal } from './resolve.ts';
+import { AMBIGUOUS, candidateList, defaultQualificationAgent, qualificationTotals } from './qualification.ts';
 
 const inputSchema = z.strictObject({
   deal_id: dealIdParam.optional(),
@@ -62,13 +63,10 @@ export const getQualificationResultsTool = defineTool({
       if (!agent) throw new NotFound(`No agent template ${args.template_id} is visible to you.`, 'Call list_agents with category "qualification".');
       if (agent.scope !== 'deal') throw new InvalidArgument(`${agent.name} is a meeting-scope agent.`, `Call agent_results with template_id "${agent.id}" and a meeting_id or deal_id.`);
     } else {
-      const candidates = await visibleQualificationAgents(db, ctx.principal);
-      const primary = candidates.filter((a) => a.is_primary === 1);
-      agent = primary.length === 1 ? primary[0] : candidates.length === 1 ? candidates[0] : undefined;
-      if (!agent) {
-        if (candidates.length === 0) throw new NotFound('Your organization has no qualification agent you can see.', 'Call list_agents to see the available agents.');
-        throw new InvalidArgument('Several qualification agents exist and none is primary; name one with "template_id".', `Candidates: ${candidates.map((a) => `${a.name} (${a.id})`).join(', ')}.`);
-      }
+      const choice = await defaultQualificationAgent(ctx);
+      if (choice.kind === 'none') throw new NotFound('Your organization has no qualification agent you can see.', 'Call list_agents to see the available agents.');
+      if (choice.kind === 'ambiguous') throw new InvalidArgument(`No default qualification agent: ${AMBIGUOUS}; name one with "template_id".`, `Candidates: ${candidateList(choice.candidates)}.`);
+      agent = choice.agent;
     }
     const result = await qualificationResult(db, ctx.principal.orgId, deal.id, agent.id);
     if (!result) {
@@ -78,8 +76,7 @@ export const getQualificationResultsTool = defineTool({
     const meetingIds = parseJson(StringsJson, result.meeting_ids);
     const [meetings, owners] = await Promise.all([findVisibleMeetings(db, ctx.principal, meetingIds), usersById(db, ctx.principal.orgId, [deal.owner_id])]);
     const visible = new Set(meetings.map((m) => m.id));
-    const total = dims.reduce((s, d) => s + d.score, 0);
-    const max = dims.reduce((s, d) => s + d.max_score, 0);
+    const { total, max, percent } = qualificationTotals(dims);
     return {
       structured: {
         deal: dealHeader(ctx, deal, owners),
@@ -98,7 +95,7 @@ export const getQualificationResultsTool = defineTool({
         })),
         total_score: total,
         max_total_score: max,
-        percent: max ? Math.round((total / max) * 1000) / 10 : 0,
+        percent: percent ?? 0,
         counts: { strong: dims.filter((d) => d.status === 'strong').length, partial: dims.filter((d) => d.status === 'partial').length, missing: dims.filter((d) => d.status === 'missing').length },
         meetings: meetings.sort((a, b) => a.start_at - b.start_at).map((m) => ({ meeting_id: m.id, title: m.title, start: iso(m.start_at), url: appLink(ctx, 'meetings', m.id) })),
         updated_at: iso(result.updated_at),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, teamIdParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { cursorBinding, decodePosition, encodeCursor, OffsetPosition } from '../cursor.ts';
 import { InvalidArgument, NotFound } from '../errors.ts';
 import { ScopeSchema, scopeOf } from '../format/common.ts';
 import { membersOf, visibleTeams } from '../../store/sales/teams-view.ts';
@@ -50,13 +50,8 @@ export const getTeamsTool = defineTool({
     // Without team_id the caller's own teams are among those just read (every role sees its own teams).
     const myTeams = args.team_id ? await visibleTeams(db, p, { mine: true }) : teams.filter((t) => p.teamIds.includes(t.id));
     const members = await membersOf(db, p.orgId, [...new Set([...teams.map((t) => t.id), ...myTeams.map((t) => t.id)])]);
-    const binding = (teamId: string) => ({ key: ctx.cursorKey, orgId: p.orgId, userId: p.userId, tool: 'get_teams', query: { team_id: teamId } });
-    let from = 0;
-    if (args.cursor && args.team_id) {
-      const [n] = decodeCursor(binding(args.team_id), args.cursor, '');
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new InvalidArgument('The cursor is malformed.', 'Call get_teams again without "cursor".');
-      from = n;
-    }
+    const binding = (teamId: string) => cursorBinding(ctx, 'get_teams', { team_id: teamId });
+    const [from] = args.cursor && args.team_id ? decodePosition(binding(args.team_id), args.cursor, OffsetPosition) : [0];
     return {
       structured: {
         me: {

@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { InvalidArgument } from '../errors.ts';
+import { cursorBinding, decodePosition, pageOf, TextIdPosition } from '../cursor.ts';
 import { fitItems, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { agentItem, AgentItemSchema } from '../format/agents.ts';
 import { listAgents } from '../../store/sales/agents.ts';
@@ -28,20 +27,12 @@ export const listAgentsTool = defineTool({
   annotations: readOnly('List agents'),
   async handler(args, ctx) {
     const { cursor, limit, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'list_agents', query };
-    let after: [string, string] | null = null;
-    if (cursor) {
-      const [name, id] = decodeCursor(binding, cursor, '');
-      if (typeof name !== 'string' || typeof id !== 'string') throw new InvalidArgument('The cursor is malformed.', 'Call list_agents again without "cursor".');
-      after = [name, id];
-    }
+    const binding = cursorBinding(ctx, 'list_agents', query);
+    const after = cursor ? decodePosition(binding, cursor, TextIdPosition) : null;
     const rows = await listAgents(ctx.store.db, ctx.principal, query, after, limit + 1);
-    const page = rows.slice(0, limit);
-    const { kept, cut } = fitItems(page.map(agentItem), LIST_BUDGET_CHARS);
-    const hasMore = rows.length > limit || cut;
-    const last = page[kept.length - 1];
+    const { kept, cut } = fitItems(rows.slice(0, limit).map(agentItem), LIST_BUDGET_CHARS);
     return {
-      structured: { agents: kept, next_cursor: hasMore && last ? encodeCursor(binding, [last.name, last.id]) : null, has_more: hasMore, truncated: cut, scope: scopeOf(ctx) },
+      structured: { agents: kept, ...pageOf(binding, rows, limit, kept.length, (a) => [a.name, a.id]), truncated: cut, scope: scopeOf(ctx) },
     };
   },
 });

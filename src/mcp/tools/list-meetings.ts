@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgParam, teamIdParam } from '../params.ts';
 import { RANGE_PRESETS, resolveWindow, timeParam } from '../time.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { InvalidArgument } from '../errors.ts';
+import { cursorBinding, decodePosition, pageOf, TimeIdPosition } from '../cursor.ts';
 import { fitItems, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { MeetingItemSchema, meetingItems } from '../format/meetings.ts';
 import { countMeetings, listMeetings, type MeetingFilters } from '../../store/sales/meetings.ts';
@@ -64,25 +63,17 @@ export const listMeetingsTool = defineTool({
     if (args.q) filters.q = args.q;
     const order = args.sort === 'start_asc' ? 'asc' : 'desc';
     const { cursor, limit, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'list_meetings', query: { ...query, from: window.from, to: window.to } };
-    let after: [number, string] | null = null;
-    if (cursor) {
-      const [at, id] = decodeCursor(binding, cursor, '');
-      if (typeof at !== 'number' || typeof id !== 'string') throw new InvalidArgument('The cursor is malformed.', 'Call list_meetings again without "cursor" to restart.');
-      after = [at, id];
-    }
+    const binding = cursorBinding(ctx, 'list_meetings', { ...query, from: window.from, to: window.to });
+    const after = cursor ? decodePosition(binding, cursor, TimeIdPosition) : null;
     const rows = await listMeetings(db, ctx.principal, filters, order, after, limit + 1);
     const page = rows.slice(0, limit);
     const items = await meetingItems(db, ctx, page);
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    const hasMore = rows.length > limit || cut;
-    const last = page[kept.length - 1];
     const total = cursor ? null : rows.length <= limit ? rows.length : ((await countMeetings(db, ctx.principal, filters, TOTAL_CAP)) ?? null);
     return {
       structured: {
         meetings: kept,
-        next_cursor: hasMore && last ? encodeCursor(binding, [last.start_at, last.id]) : null,
-        has_more: hasMore,
+        ...pageOf(binding, rows, limit, kept.length, (m) => [m.start_at, m.id]),
         total,
         truncated: cut,
         filters: {

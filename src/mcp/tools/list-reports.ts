@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, ownerParam, teamIdParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { InvalidArgument } from '../errors.ts';
+import { cursorBinding, decodePosition, pageOf, TextIdPosition } from '../cursor.ts';
 import { appLink, estTokens, fitItems, iso, LIST_BUDGET_CHARS, pageFields, PersonSchema, ScopeSchema, scopeOf } from '../format/common.ts';
 import { listReports, type ReportFilters } from '../../store/sales/reports.ts';
 import { teamsById, usersById } from '../../store/sales/lookups.ts';
+import { visibleAgentNames } from '../../store/sales/agents.ts';
 import { resolveOwner } from './resolve.ts';
 
 const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD').optional().describe(`${what} (YYYY-MM-DD). Reports whose period overlaps the range are returned.`);
@@ -56,24 +56,20 @@ export const listReportsTool = defineTool({
     if (args.period_end) f.periodEnd = args.period_end;
     if (args.q) f.q = args.q;
     const { cursor, limit, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'list_reports', query };
-    let after: [string, string] | null = null;
-    if (cursor) {
-      const [end, id] = decodeCursor(binding, cursor, '');
-      if (typeof end !== 'string' || typeof id !== 'string') throw new InvalidArgument('The cursor is malformed.', 'Call list_reports again without "cursor".');
-      after = [end, id];
-    }
+    const binding = cursorBinding(ctx, 'list_reports', query);
+    const after = cursor ? decodePosition(binding, cursor, TextIdPosition) : null;
     const rows = await listReports(db, ctx.principal, f, after, limit + 1);
     const page = rows.slice(0, limit);
     const [users, teams, agents] = await Promise.all([
       usersById(db, ctx.principal.orgId, page.map((r) => r.owner_id)),
       teamsById(db, ctx.principal.orgId, page.map((r) => r.team_id)),
-      db.selectFrom('agents').select(['id', 'name']).where('org_id', '=', ctx.principal.orgId).execute(),
+      visibleAgentNames(db, ctx.principal, page.map((r) => r.agent_id)),
     ]);
     const items = page.map((r) => {
       const owner = r.owner_id ? users.get(r.owner_id) : undefined;
       const team = r.team_id ? teams.get(r.team_id) : undefined;
-      const agent = r.agent_id ? agents.find((a) => a.id === r.agent_id) : undefined;
+      // An agent the caller may not see (personal, another team's) stays unnamed (domain.md).
+      const agent = r.agent_id ? agents.get(r.agent_id) : undefined;
       return {
         report_id: r.id,
         title: r.title,
@@ -90,8 +86,6 @@ export const listReportsTool = defineTool({
       };
     });
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    const hasMore = rows.length > limit || cut;
-    const last = page[kept.length - 1];
-    return { structured: { reports: kept, next_cursor: hasMore && last ? encodeCursor(binding, [last.period_end, last.id]) : null, has_more: hasMore, truncated: cut, scope: scopeOf(ctx) } };
+    return { structured: { reports: kept, ...pageOf(binding, rows, limit, kept.length, (r) => [r.period_end, r.id]), truncated: cut, scope: scopeOf(ctx) } };
   },
 });

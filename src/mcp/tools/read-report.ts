@@ -3,10 +3,13 @@
 import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, maxCharsParam } from '../params.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { cursorBinding, decodePosition, encodeCursor } from '../cursor.ts';
 import { InvalidArgument, NotFound } from '../errors.ts';
 import { appLink, estTokens, iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleReport, sectionIndex, sectionsFrom } from '../../store/sales/reports.ts';
+
+/** (section index, character offset within it). */
+const ReportPosition = z.tuple([z.number(), z.number()]);
 
 const inputSchema = z.strictObject({
   report_id: z.string().min(1).max(120).describe('Report id (rpt_…) from list_reports.'),
@@ -46,14 +49,12 @@ export const readReportTool = defineTool({
       if (scope.length === 0) throw new InvalidArgument(`Report ${r.id} has no section ${JSON.stringify(args.section)}.`, `Sections: ${index.map((s) => `${s.section_id} (${s.title})`).join(', ')}.`);
     }
     const { cursor, ...query } = args;
-    const binding = { key: ctx.cursorKey, orgId: ctx.principal.orgId, userId: ctx.principal.userId, tool: 'read_report', query };
+    const binding = cursorBinding(ctx, 'read_report', query);
     const scopeChars = scope.reduce((s, x) => s + x.chars + x.title.length, 0);
     let pos: [number, number] | null = null;
     let notice: string | null = null;
     if (cursor) {
-      const [i, o] = decodeCursor(binding, cursor, '');
-      if (typeof i !== 'number' || typeof o !== 'number') throw new InvalidArgument('The cursor is malformed.', 'Call read_report again without "cursor".');
-      pos = [i, o];
+      pos = decodePosition(binding, cursor, ReportPosition);
     } else if (!args.section && scopeChars > args.max_chars) {
       notice = `This report (~${estTokens(scopeChars).toLocaleString('en-US')} tokens) is larger than max_chars, so this first answer holds only its table of contents. Follow next_cursor to read it page by page, or call read_report with "section" for one section.`;
     } else pos = [scope[0]?.idx ?? 0, 0];

@@ -6,6 +6,7 @@ import type { AgentResultsTable, AgentsTable, QualificationResultsTable } from '
 import type { Principal } from '../../access/principal.ts';
 import { agentVisible } from '../../access/visibility.ts';
 import { ilike } from './like.ts';
+import { afterPosition } from './keyset.ts';
 
 export type AgentFilters = { category?: string; methodology?: string; q?: string };
 
@@ -14,12 +15,20 @@ export async function listAgents(db: Kysely<Database>, p: Principal, f: AgentFil
   if (f.category) q = q.where('a.category', '=', f.category as AgentsTable['category']);
   if (f.methodology) q = q.where((eb) => eb(eb.fn('lower', ['a.methodology']), '=', f.methodology!.toLowerCase()));
   if (f.q) q = q.where((eb) => eb.or([ilike('a.name', f.q!), ilike('a.description', f.q!)]));
-  if (after) q = q.where((eb) => eb.or([eb('a.name', '>', after[0]), eb.and([eb('a.name', '=', after[0]), eb('a.id', '>', after[1])])]));
+  if (after) q = q.where(afterPosition('a.name', 'a.id', 'asc', after));
   return q.orderBy('a.name').orderBy('a.id').limit(limit).execute();
 }
 
 export async function findVisibleAgent(db: Kysely<Database>, p: Principal, id: string): Promise<AgentsTable | undefined> {
   return db.selectFrom('agents as a').selectAll('a').where('a.org_id', '=', p.orgId).where('a.id', '=', id).where(agentVisible(p, 'a')).executeTakeFirst();
+}
+
+/** Names of the given agents that the caller may see (others are silently absent), to label rows. */
+export async function visibleAgentNames(db: Kysely<Database>, p: Principal, ids: (string | null)[]): Promise<Map<string, { id: string; name: string }>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('agents as a').select(['a.id', 'a.name']).where('a.org_id', '=', p.orgId).where('a.id', 'in', wanted).where(agentVisible(p, 'a')).execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export async function visibleQualificationAgents(db: Kysely<Database>, p: Principal): Promise<AgentsTable[]> {

@@ -5,6 +5,7 @@ import type { DealsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { dealVisible, meetingVisible } from '../../access/visibility.ts';
 import { containsPattern } from './like.ts';
+import { afterPosition, type KeysetOrder } from './keyset.ts';
 
 export type DealRow = DealsTable & { account_domain: string; account_name: string };
 
@@ -60,7 +61,7 @@ function filtered(db: Kysely<Database>, p: Principal, f: DealFilters) {
   return q;
 }
 
-const SORTS: Record<DealSort, { col: 'd.close_date' | 'd.amount'; dir: 'asc' | 'desc' }> = {
+const SORTS: Record<DealSort, { col: 'd.close_date' | 'd.amount'; dir: KeysetOrder }> = {
   close_date_asc: { col: 'd.close_date', dir: 'asc' },
   close_date_desc: { col: 'd.close_date', dir: 'desc' },
   amount_desc: { col: 'd.amount', dir: 'desc' },
@@ -70,11 +71,7 @@ const SORTS: Record<DealSort, { col: 'd.close_date' | 'd.amount'; dir: 'asc' | '
 export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: [string | number, string] | null, limit: number): Promise<DealRow[]> {
   const { col, dir } = SORTS[sort];
   let q = filtered(db, p, f).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
-  if (after) {
-    const [v, id] = after;
-    const cmp = dir === 'asc' ? '>' : '<';
-    q = q.where((eb) => eb.or([eb(col, cmp, v as never), eb.and([eb(col, '=', v as never), eb('d.id', cmp, id)])]));
-  }
+  if (after) q = q.where(afterPosition(col, 'd.id', dir, after));
   return q.orderBy(col, dir).orderBy('d.id', dir).limit(limit).execute();
 }
 

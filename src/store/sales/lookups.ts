@@ -15,13 +15,6 @@ export async function userByEmail(db: Kysely<Database>, orgId: string, email: st
   return db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('org_id', '=', orgId).where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
 }
 
-export async function accountsById(db: Kysely<Database>, orgId: string, ids: (string | null)[]): Promise<Map<string, { id: string; domain: string; name: string }>> {
-  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('accounts').select(['id', 'domain', 'name']).where('org_id', '=', orgId).where('id', 'in', wanted).execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 export async function accountIdsByDomain(db: Kysely<Database>, orgId: string, domain: string): Promise<string[]> {
   const rows = await db.selectFrom('accounts').select('id').where('org_id', '=', orgId).where('domain', '=', domain).execute();
   return rows.map((r) => r.id);

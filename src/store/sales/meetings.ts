@@ -6,6 +6,7 @@ import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
 import { containsPattern, ilike } from './like.ts';
+import { afterPosition, type KeysetOrder } from './keyset.ts';
 
 export type MeetingFilters = {
   from: number;
@@ -34,11 +35,19 @@ export type MeetingListRow = Pick<MeetingsTable, 'id' | 'title' | 'start_at' | '
   prospect_org: string | null;
 };
 
-/** Selects MeetingListRow's columns of a query over `meetings as m`. */
-function listColumns<Q extends ReturnType<typeof meetingsFrom>>(q: Q) {
+/** One meeting as get_meeting shows it: every column, whether the caller attended, its owner and account. */
+export type MeetingDetailRow = MeetingRow & { owner_name: string | null; owner_email: string | null; prospect_org: string | null; account_name: string | null };
+
+/** Joins the owner (`u`) and the account (`a`) of `meetings as m`, by primary key; either may be absent. */
+function withOwnerAndAccount(q: ReturnType<typeof meetingsFrom>) {
   return q
     .leftJoin('users as u', (j) => j.onRef('u.org_id', '=', 'm.org_id').onRef('u.id', '=', 'm.owner_id'))
-    .leftJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'm.org_id').onRef('a.id', '=', 'm.account_id'))
+    .leftJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'm.org_id').onRef('a.id', '=', 'm.account_id'));
+}
+
+/** Selects MeetingListRow's columns of a query over `meetings as m`. */
+function listColumns(q: ReturnType<typeof meetingsFrom>) {
+  return withOwnerAndAccount(q)
     .select(['m.id', 'm.title', 'm.start_at', 'm.end_at', 'm.status', 'm.owner_id', 'm.account_id', 'm.deal_id', 'm.meeting_type', 'm.has_transcript'])
     .select(sql<number>`case when m.summary_md is null then 0 else 1 end`.as('has_notes'))
     .select(['u.name as owner_name', 'u.email as owner_email', 'a.domain as prospect_org']);
@@ -75,14 +84,9 @@ function filtered(db: Kysely<Database>, p: Principal, f: MeetingFilters) {
   return q;
 }
 
-export async function listMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: 'desc' | 'asc', after: [number, string] | null, limit: number): Promise<MeetingListRow[]> {
+export async function listMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, after: [number, string] | null, limit: number): Promise<MeetingListRow[]> {
   let q = listColumns(filtered(db, p, f));
-  if (after) {
-    const [at, id] = after;
-    q = order === 'desc'
-      ? q.where((eb) => eb.or([eb('m.start_at', '<', at), eb.and([eb('m.start_at', '=', at), eb('m.id', '<', id)])]))
-      : q.where((eb) => eb.or([eb('m.start_at', '>', at), eb.and([eb('m.start_at', '=', at), eb('m.id', '>', id)])]));
-  }
+  if (after) q = q.where(afterPosition('m.start_at', 'm.id', order, after));
   return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit).execute();
 }
 
@@ -109,6 +113,15 @@ export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id:
     .executeTakeFirst();
 }
 
+/** One meeting if the caller may see it, in one query with its owner and account (get_meeting). */
+export async function findVisibleMeetingDetail(db: Kysely<Database>, p: Principal, id: string): Promise<MeetingDetailRow | undefined> {
+  return withOwnerAndAccount(meetingsFrom(db, p).where('m.id', '=', id))
+    .selectAll('m')
+    .select(attendedExpr(p, 'm').as('attended'))
+    .select(['u.name as owner_name', 'u.email as owner_email', 'a.domain as prospect_org', 'a.name as account_name'])
+    .executeTakeFirst();
+}
+
 /** Visible meetings among the given ids (others are silently absent). */
 export async function findVisibleMeetings(db: Kysely<Database>, p: Principal, ids: string[]): Promise<MeetingRow[]> {
   if (ids.length === 0) return [];
@@ -122,12 +135,15 @@ export async function findVisibleMeetings(db: Kysely<Database>, p: Principal, id
     .execute();
 }
 
-/** Visible meetings of a deal, newest first, keyset on (start_at, id); `kind` splits past from upcoming. */
+/**
+ * Visible meetings of a deal, keyset on (start_at, id); `kind` splits past (newest first, only
+ * completed ones with `completedOnly`) from upcoming (scheduled, soonest first).
+ */
 export async function meetingsOfDeal(
   db: Kysely<Database>,
   p: Principal,
   dealId: string,
-  kind: { upcomingAfter: number } | { pastBefore: number },
+  kind: { upcomingAfter: number } | { pastBefore: number; completedOnly?: boolean },
   after: [number, string] | null,
   limit: number,
 ): Promise<(MeetingListRow & { attended: number })[]> {
@@ -137,7 +153,8 @@ export async function meetingsOfDeal(
     return q.orderBy('m.start_at', 'asc').orderBy('m.id', 'asc').limit(limit).execute();
   }
   q = q.where('m.start_at', '<=', kind.pastBefore);
-  if (after) q = q.where((eb) => eb.or([eb('m.start_at', '<', after[0]), eb.and([eb('m.start_at', '=', after[0]), eb('m.id', '<', after[1])])]));
+  if (kind.completedOnly) q = q.where('m.status', '=', 'completed');
+  if (after) q = q.where(afterPosition('m.start_at', 'm.id', 'desc', after));
   return q.orderBy('m.start_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
 }
 

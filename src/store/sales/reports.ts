@@ -5,6 +5,7 @@ import type { ReportSectionsTable, ReportsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { reportVisible } from '../../access/visibility.ts';
 import { ilike } from './like.ts';
+import { afterPosition } from './keyset.ts';
 
 export type ReportFilters = { type?: ReportsTable['type']; teamId?: string; ownerId?: string; periodStart?: string; periodEnd?: string; q?: string };
 
@@ -17,7 +18,7 @@ export async function listReports(db: Kysely<Database>, p: Principal, f: ReportF
   if (f.periodStart) q = q.where('r.period_end', '>=', f.periodStart);
   if (f.periodEnd) q = q.where('r.period_start', '<=', f.periodEnd);
   if (f.q) q = q.where(ilike('r.title', f.q));
-  if (after) q = q.where((eb) => eb.or([eb('r.period_end', '<', after[0]), eb.and([eb('r.period_end', '=', after[0]), eb('r.id', '<', after[1])])]));
+  if (after) q = q.where(afterPosition('r.period_end', 'r.id', 'desc', after));
   return q.orderBy('r.period_end', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
 }
 

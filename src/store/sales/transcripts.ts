@@ -8,17 +8,14 @@ import type { TranscriptSegmentsTable } from './schema.ts';
 export type Segment = Pick<TranscriptSegmentsTable, 'idx' | 'start_ms' | 'end_ms' | 'speaker' | 'participant_id' | 'text'>;
 const SEGMENT_COLUMNS = ['idx', 'start_ms', 'end_ms', 'speaker', 'participant_id', 'text'] as const;
 
-export type SegmentFilter = { fromMs?: number; toMs?: number; participantIds?: number[]; speakerLabels?: string[] };
+/** `participantIds`: only segments of these speakers (none given: no segment). */
+export type SegmentFilter = { fromMs?: number; toMs?: number; participantIds?: number[] };
 
 export async function segmentsPage(db: Kysely<Database>, orgId: string, meetingId: string, fromIdx: number, f: SegmentFilter, limit: number): Promise<Segment[]> {
   let q = db.selectFrom('transcript_segments').select(SEGMENT_COLUMNS).where('org_id', '=', orgId).where('meeting_id', '=', meetingId).where('idx', '>=', fromIdx);
   if (f.fromMs !== undefined) q = q.where('start_ms', '>=', f.fromMs);
   if (f.toMs !== undefined) q = q.where('start_ms', '<', f.toMs);
-  if (f.participantIds || f.speakerLabels) {
-    const ids = f.participantIds ?? [];
-    const labels = f.speakerLabels ?? [];
-    q = q.where((eb) => eb.or([...(ids.length ? [eb('participant_id', 'in', ids)] : []), ...(labels.length ? [eb('speaker', 'in', labels)] : []), ...(ids.length || labels.length ? [] : [sql<boolean>`1 = 0`])]));
-  }
+  if (f.participantIds) q = f.participantIds.length ? q.where('participant_id', 'in', f.participantIds) : q.where(sql<boolean>`1 = 0`);
   return q.orderBy('idx').limit(limit).execute();
 }
 

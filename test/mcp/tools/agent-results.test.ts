@@ -6,7 +6,7 @@ import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
 type Result = { meeting: { meeting_id: string }; status: string; properties: { key: string; score: number | null; max_score: number | null; evidence?: { quote: string; speaker: string; start_s: number }[] }[]; total_score: number | null; max_total_score: number | null; percent: number | null };
 type Out = { template: { template_id: string }; results: Result[] };
 type Agents = { agents: { template_id: string; name: string }[] };
-type Meetings = { meetings: { meeting_id: string; has_transcript: boolean; deal_id: string | null; meeting_type: string; status: string }[] };
+type Meetings = { meetings: { meeting_id: string; start: string; has_transcript: boolean; deal_id: string | null; meeting_type: string; status: string }[] };
 
 for (const dialect of dialectsUnderTest()) {
   describe(`agent_results (${dialect})`, () => {
@@ -66,6 +66,28 @@ for (const dialect of dialectsUnderTest()) {
       assert.match(r.content[0]!.type === 'text' ? r.content[0]!.text : '', /get_qualification_results/);
       assert.equal(errorCode(await s.call(EMAILS.ada, 'agent_results', { template_id: scorecard })), 'invalid_argument');
       assert.equal(errorCode(await s.call(EMAILS.ada, 'agent_results', { template_id: 'agt_nope', meeting_id: meetings[0]!.meeting_id })), 'not_found');
+    });
+
+    it('reads exactly last_n_meetings completed meetings of a deal when canceled ones come between them', async () => {
+      const year = { start: '2025-11-19', end: '2026-11-18', status: 'completed', limit: 100 };
+      const all = ok<Meetings>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { ...year, meeting_type: 'external' })).meetings;
+      const dealId = all.map((m) => m.deal_id).find((id) => id && all.filter((m) => m.deal_id === id).length >= 2)!;
+      assert.ok(dealId, 'some deal has two completed meetings');
+      const [latest, second] = ok<Meetings>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { ...year, deal_id: dealId })).meetings;
+      // 19 canceled meetings between the deal's two latest completed ones: its 20 latest past
+      // meetings then hold a single completed one.
+      const row = await s.store.db.selectFrom('meetings').selectAll().where('id', '=', latest!.meeting_id).executeTakeFirstOrThrow();
+      const from = Date.parse(second!.start);
+      const gap = Date.parse(latest!.start) - from;
+      for (let i = 1; i <= 19; i++) {
+        const startAt = from + Math.floor((gap * i) / 20);
+        await s.store.db
+          .insertInto('meetings')
+          .values({ ...row, id: `${row.id}_canceled_${i}`, title: 'Canceled follow-up', start_at: startAt, end_at: startAt + 1_800_000, status: 'canceled', summary_md: null, key_points: '[]', next_steps: '[]', has_transcript: 0, transcript_reason: 'canceled', segment_count: 0, transcript_chars: 0 })
+          .execute();
+      }
+      const out = ok<Out>('agent_results', await s.call(EMAILS.ada, 'agent_results', { template_id: scorecard, deal_id: dealId, last_n_meetings: 2 }));
+      assert.deepEqual(out.results.map((r) => r.meeting.meeting_id), [latest!.meeting_id, second!.meeting_id]);
     });
   });
 }

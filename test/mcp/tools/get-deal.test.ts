@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../../support/databases.ts';
-import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+import { EMAILS, errorCode, ok, seededStore, withoutPrimaryQualification, type Seeded } from '../support.ts';
 
 type Item = { meeting_id: string; start: string };
 type Out = {
@@ -10,9 +10,11 @@ type Out = {
   meetings: { items: Item[]; next_cursor: string | null; has_more: boolean } | null;
   upcoming_meetings: Item[] | null;
   stakeholders: { people: { name: string; side: string; meetings_attended: number }[]; total: number } | null;
-  qualification_summary: { percent: number } | null;
+  qualification_summary: { template_id: string; percent: number } | null;
+  qualification_note: string | null;
 };
-type Deals = { deals: { deal_id: string; meeting_count: number; prospect_org: string }[] };
+type Deals = { deals: { deal_id: string; meeting_count: number; prospect_org: string; qualification_percent: number | null }[] };
+type Agents = { agents: { template_id: string; is_primary_qualification: boolean }[] };
 
 for (const dialect of dialectsUnderTest()) {
   describe(`get_deal (${dialect})`, () => {
@@ -47,6 +49,24 @@ for (const dialect of dialectsUnderTest()) {
       }
       assert.ok(ids.length >= 2);
       assert.equal(new Set(ids).size, ids.length);
+    });
+
+    it('summarizes the qualification of the one primary qualification agent, with no note', async () => {
+      const agents = ok<Agents>('list_agents', await s.call(EMAILS.mia, 'list_agents', { category: 'qualification' })).agents;
+      assert.ok(agents.length >= 2, 'several qualification agents are visible');
+      const primary = agents.filter((a) => a.is_primary_qualification);
+      assert.equal(primary.length, 1);
+      const out = ok<Out>('get_deal', await s.call(EMAILS.mia, 'get_deal', { deal_id: dealId, include: ['qualification_summary'] }));
+      assert.equal(out.qualification_summary!.template_id, primary[0]!.template_id);
+      assert.equal(out.qualification_note, null);
+    });
+
+    it('shows no qualification summary, and says why, when several qualification agents are visible and none is primary', async () => {
+      const { candidates, dealId } = await withoutPrimaryQualification(s, EMAILS.gia);
+      const out = ok<Out>('get_deal', await s.call(EMAILS.gia, 'get_deal', { deal_id: dealId, include: ['qualification_summary'] }));
+      assert.equal(out.qualification_summary, null);
+      assert.match(out.qualification_note!, /get_qualification_results/);
+      for (const id of candidates) assert.ok(out.qualification_note!.includes(id), `the note names ${id}`);
     });
 
     it('answers not_found for an unknown deal', async () => {

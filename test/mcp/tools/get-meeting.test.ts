@@ -5,7 +5,7 @@ import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
 
 type Person = { name: string; side: string; talk_share_pct: number | null };
 type Out = {
-  meeting: { meeting_id: string; title: string; owner: { email: string | null }; prospect_org: string | null };
+  meeting: { meeting_id: string; title: string; owner: { name: string; email: string | null }; prospect_org: string | null; account_name: string | null };
   participants: { sellers: Person[]; buyers: Person[] } | null;
   notes: { summary_md: string; key_points: string[] } | null;
   next_steps: unknown[] | null;
@@ -14,7 +14,7 @@ type Out = {
   agent_results_available: { template_id: string; name: string }[] | null;
   details_restricted: boolean;
 };
-type List = { meetings: { meeting_id: string; has_transcript: boolean; status: string; start: string }[] };
+type List = { meetings: { meeting_id: string; has_transcript: boolean; status: string; start: string; prospect_org: string | null }[] };
 
 for (const dialect of dialectsUnderTest()) {
   describe(`get_meeting (${dialect})`, () => {
@@ -29,6 +29,9 @@ for (const dialect of dialectsUnderTest()) {
       const id = list.meetings[0]!.meeting_id;
       const out = ok<Out>('get_meeting', await s.call(EMAILS.mia, 'get_meeting', { meeting_id: id }));
       assert.equal(out.meeting.meeting_id, id);
+      assert.deepEqual(out.meeting.owner, { name: 'Mia Member', email: EMAILS.mia });
+      assert.ok(out.meeting.prospect_org && out.meeting.prospect_org === list.meetings[0]!.prospect_org);
+      assert.ok(out.meeting.account_name);
       assert.ok(out.participants!.sellers.some((p) => p.name === 'Mia Member'));
       assert.ok(out.participants!.buyers.length > 0);
       const shares = [...out.participants!.sellers, ...out.participants!.buyers].reduce((sum, p) => sum + (p.talk_share_pct ?? 0), 0);

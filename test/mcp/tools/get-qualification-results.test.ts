@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../../support/databases.ts';
-import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+import { EMAILS, errorCode, ok, seededStore, withoutPrimaryQualification, type Seeded } from '../support.ts';
 
 type Dim = { key: string; score: number; max_score: number; status: string; summary: string; gaps: string[]; evidence?: unknown[] };
 type Out = { deal: { deal_id: string; prospect_org: string }; framework: { name: string; methodology: string | null }; dimensions: Dim[]; total_score: number; max_total_score: number; percent: number; counts: { strong: number; partial: number; missing: number }; meetings: unknown[]; history?: unknown[] };
@@ -39,6 +39,15 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(byKey.dimensions.every((d) => d.evidence === undefined));
       const byOrg = ok<Out>('get_qualification_results', await s.call(EMAILS.ada, 'get_qualification_results', { prospect_org: deal.prospect_org, deal_id: deal.deal_id }));
       assert.equal(byOrg.deal.deal_id, deal.deal_id);
+    });
+
+    it('refuses to guess, listing the candidates, when several qualification agents are visible and none is primary', async () => {
+      const { candidates, dealId } = await withoutPrimaryQualification(s, EMAILS.gia);
+      const result = await s.call(EMAILS.gia, 'get_qualification_results', { deal_id: dealId });
+      assert.equal(errorCode(result), 'invalid_argument');
+      const text = result.content[0]!.type === 'text' ? result.content[0]!.text : '';
+      for (const id of candidates) assert.ok(text.includes(id), `the error names ${id}`);
+      ok<Out>('get_qualification_results', await s.call(EMAILS.gia, 'get_qualification_results', { deal_id: dealId, template_id: candidates[0] }));
     });
 
     it('answers not_found for an unknown deal and invalid_argument without one', async () => {

@@ -2,6 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../../support/databases.ts';
 import { EMAILS, errorCode, ok, seededStore, type Seeded } from '../support.ts';
+import { encodeCursor } from '../../../src/mcp/cursor.ts';
+
+/** The key test/mcp/support.ts signs cursors with. */
+const CURSOR_KEY = 'test-cursor-key-0123456789abcdef';
 
 type Agent = { template_id: string; name: string; category: string; methodology: string | null; scope: string; read_with: string; visibility: string; properties: { key: string; max_score: number | null }[]; max_total_score: number | null };
 type Out = { agents: Agent[]; next_cursor: string | null; has_more: boolean };
@@ -42,6 +46,16 @@ for (const dialect of dialectsUnderTest()) {
       const second = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { limit: 2, cursor: first.next_cursor }));
       assert.ok(!second.agents.some((a) => first.agents.some((b) => b.template_id === a.template_id)));
       assert.equal(errorCode(await s.call(EMAILS.ada, 'list_agents', { category: 'astrology' })), 'invalid_argument');
+    });
+
+    it('refuses a correctly signed cursor whose position is not (name, id)', async () => {
+      const ada = await s.principal(EMAILS.ada);
+      const binding = { key: CURSOR_KEY, orgId: ada.orgId, userId: ada.userId, tool: 'list_agents', query: {} };
+      const result = await s.call(EMAILS.ada, 'list_agents', { cursor: encodeCursor(binding, [1, 2]) });
+      assert.equal(errorCode(result), 'invalid_argument');
+      assert.match(result.content[0]!.type === 'text' ? result.content[0]!.text : '', /cursor is malformed.*without "cursor"/);
+      const after = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { cursor: encodeCursor(binding, ['', '']) }));
+      assert.ok(after.agents.length > 0, 'the same binding with a (name, id) position pages on');
     });
   });
 }

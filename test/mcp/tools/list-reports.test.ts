@@ -43,5 +43,21 @@ for (const dialect of dialectsUnderTest()) {
       const max = ok<Out>('list_reports', await s.call(EMAILS.max, 'list_reports', { type: 'deal' }));
       assert.equal(max.reports.length, 0);
     });
+
+    it('names the generating agent only to callers who may see that agent', async () => {
+      // An organization-wide report written by Mia's personal agent: Max sees the report, not the agent.
+      const mia = await s.principal(EMAILS.mia);
+      const personal = ok<{ agents: { template_id: string; name: string; visibility: string }[] }>('list_agents', await s.call(EMAILS.mia, 'list_agents')).agents.find((a) => a.visibility === 'personal')!;
+      await s.store.db
+        .insertInto('reports')
+        .values({ org_id: mia.orgId, id: 'rpt_by_personal_agent', title: 'Discovery checklist roll-up', type: 'custom', period_start: '2026-11-01', period_end: '2026-11-14', generated_at: Date.UTC(2026, 10, 15), agent_id: personal.template_id, team_id: null, owner_id: mia.userId, visibility: 'org', section_count: 0, total_chars: 0 })
+        .execute();
+      const args = { q: 'Discovery checklist roll-up' };
+      const [forMax] = ok<Out>('list_reports', await s.call(EMAILS.max, 'list_reports', args)).reports;
+      assert.equal(forMax?.report_id, 'rpt_by_personal_agent');
+      assert.equal(forMax.generated_by, null);
+      const [forMia] = ok<Out>('list_reports', await s.call(EMAILS.mia, 'list_reports', args)).reports;
+      assert.equal(forMia?.generated_by?.name, personal.name);
+    });
   });
 }
