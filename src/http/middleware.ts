@@ -1,7 +1,7 @@
 // Small named middleware factories applied to every request.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodySizeLimit } from './body.ts';
 import { html, renderPage } from './html.ts';
 import type { Logger } from '../log.ts';
 import type { AppEnv } from './context.ts';
@@ -60,7 +60,7 @@ export const MAX_FORM_BODY_BYTES = 64 * 1024;
  * client cannot make the service wait for, or buffer, a huge body.
  */
 export function formBodyLimit(maxBytes = MAX_FORM_BODY_BYTES): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({
+  const limit = bodySizeLimit({
     maxSize: maxBytes,
     onError: (c) => {
       c.header('Connection', 'close');

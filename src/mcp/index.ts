@@ -2,8 +2,9 @@
 // in order: CORS, method, Origin/Host, body size, bearer token → principal, per-user and
 // per-client rate limits. Everything the tools see comes from the verified token.
 import { Hono } from 'hono';
-import { createMcpHandler, readRequestBody, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';
+import { readBodyText } from '../http/body.ts';
 import type { Config } from '../config/load.ts';
 import type { RateRule } from '../limits/index.ts';
 import type { TokenVerifier } from '../access/auth-info.ts';
@@ -76,9 +77,9 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     }
 
     // The body is read once, under the limit; a plain tools/call is answered directly (direct-call.ts).
+    const read = await readBodyText(c, MAX_BODY_BYTES).catch(() => undefined);
+    if (read && 'tooLarge' in read) return tooLarge();
     const raw = c.req.raw;
-    const read = await readRequestBody(raw, MAX_BODY_BYTES).catch(() => undefined);
-    if (read?.tooLarge) return tooLarge();
     let parsedBody: unknown;
     try {
       parsedBody = read && read.text.length > 0 ? JSON.parse(read.text) : undefined;

@@ -4,7 +4,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
+import { request } from 'node:http';
 import { startTestService, type TestService } from '../support/service.ts';
+import { seedDemo } from '../../src/data/seed.ts';
+import { issueGrantTokens } from '../../src/auth-server/index.ts';
+import { findOrganizationByDomain } from '../../src/store/organizations.ts';
+import { findUserByEmail } from '../../src/store/users.ts';
 
 /** The status line and body of the answer to a POST that declares `length` bytes but sends 1 KB. */
 function declareHuge(port: number, path: string, type: string, length: number): Promise<{ status: number; body: string }> {
@@ -30,6 +35,66 @@ function declareHuge(port: number, path: string, type: string, length: number): 
     socket.on('error', reject);
   });
 }
+
+/** POSTs `body` in 16 KB chunks with Transfer-Encoding: chunked (no Content-Length): the server can only count. */
+function postChunked(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { Host: `localhost:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.slice(i, i + 16 * 1024));
+    req.end();
+  });
+}
+
+describe('bodies without a declared length are counted while read', () => {
+  let service: TestService;
+  let port: number;
+  let bearer: string;
+  before(async () => {
+    service = await startTestService();
+    port = Number(new URL(service.baseUrl).port);
+    await seedDemo(service.ctx.store, { meetings: 10, documents: 0, appUrl: service.ctx.config.appUrl });
+    const org = await findOrganizationByDomain(service.ctx.store.db, 'northwind.example');
+    const user = await findUserByEmail(service.ctx.store.db, org!.id, 'ada.admin@northwind.example');
+    bearer = (await issueGrantTokens(service.ctx, { userId: user!.id, orgId: org!.id, clientId: 'test-client', scopes: ['mcp'], resource: `${service.baseUrl}/mcp` })).accessToken;
+  });
+  after(() => service?.close());
+
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+  it('reads a small chunked form at /oauth/token (the grant type in it is judged)', async () => {
+    const answer = await postChunked(port, '/oauth/token', form, 'grant_type=magic&client_id=someone');
+    assert.equal(answer.status, 400);
+    assert.equal((JSON.parse(answer.body) as { error: string }).error, 'unsupported_grant_type');
+  });
+
+  it('refuses a chunked form over 64 KB at /oauth/token with 400 invalid_request', async () => {
+    const answer = await postChunked(port, '/oauth/token', form, `grant_type=refresh_token&client_id=x&pad=${'a'.repeat(70 * 1024)}`);
+    assert.equal(answer.status, 400);
+    assert.equal((JSON.parse(answer.body) as { error: string }).error, 'invalid_request');
+  });
+
+  const mcp = () => ({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${bearer}`, 'MCP-Protocol-Version': '2025-11-25' });
+  it('reads a small chunked JSON-RPC call at /mcp', async () => {
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_teams', arguments: {} } };
+    const answer = await postChunked(port, '/mcp', mcp(), JSON.stringify(call));
+    assert.equal(answer.status, 200);
+    const text = answer.body.startsWith('{') ? answer.body : answer.body.split('\n').find((l) => l.startsWith('data: '))!.slice(6);
+    const reply = JSON.parse(text) as { id: number; result: { isError?: boolean; structuredContent: { me: { email: string } } } };
+    assert.equal(reply.id, 7);
+    assert.equal(reply.result.structuredContent.me.email, 'ada.admin@northwind.example');
+  });
+
+  it('refuses a chunked body over 1 MiB at /mcp with 413', async () => {
+    const call = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'get_teams', arguments: { pad: 'a'.repeat(1100 * 1024) } } };
+    const answer = await postChunked(port, '/mcp', mcp(), JSON.stringify(call));
+    assert.equal(answer.status, 413);
+  });
+});
 
 describe('oversized bodies are refused before they are read', () => {
   let service: TestService;
