@@ -1,10 +1,18 @@
 // Secrets at rest (SSO client secrets, the refresh grace response): AES-256-GCM under config.secrets.encryptionKey, a fresh
 // 96-bit IV per value (NIST SP 800-38D §8.2). Format: `v1.<iv>.<tag>.<ciphertext>`, base64url.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+
+// A raw key Buffer is imported into a KeyObject on every cipher (~10 µs of a ~18 µs seal): import once.
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+function keyObject(key: Buffer): KeyObject {
+  let k = keyObjects.get(key);
+  if (!k) keyObjects.set(key, (k = createSecretKey(key)));
+  return k;
+}
 
 export function sealSecret(key: Buffer, plaintext: string, context: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', keyObject(key), iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
@@ -14,7 +22,7 @@ export function sealSecret(key: Buffer, plaintext: string, context: string): str
 export function openSecret(key: Buffer, sealed: string, context: string): string {
   const [version, iv, tag, body] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('sealed secret has an unknown format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', keyObject(key), Buffer.from(iv, 'base64url'));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
