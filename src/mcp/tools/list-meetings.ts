@@ -67,9 +67,12 @@ export const listMeetingsTool = defineTool({
     const after = cursor ? decodePosition(binding, cursor, TimeIdPosition) : null;
     const rows = await listMeetings(db, ctx.principal, filters, order, after, limit + 1);
     const page = rows.slice(0, limit);
-    const items = await meetingItems(db, ctx, page);
+    // The participants and the capped total are independent: on PostgreSQL they run side by side.
+    const [items, total] = await Promise.all([
+      meetingItems(db, ctx, page),
+      cursor ? null : rows.length <= limit ? rows.length : countMeetings(db, ctx.principal, filters, order, TOTAL_CAP).then((n) => n ?? null),
+    ]);
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    const total = cursor ? null : rows.length <= limit ? rows.length : ((await countMeetings(db, ctx.principal, filters, TOTAL_CAP)) ?? null);
     return {
       structured: {
         meetings: kept,

@@ -91,11 +91,13 @@ export async function listMeetings(db: Kysely<Database>, p: Principal, f: Meetin
 }
 
 /**
- * How many meetings match, counting no further than `cap` (undefined beyond it): the count reads
- * the index over the whole window, so it is only "cheap" (tools.md) while the window is small.
+ * How many meetings match, counting no further than `cap` (undefined beyond it). The capped rows
+ * are read in the list's own order, so both engines walk the same index range the page came from:
+ * without it PostgreSQL chose a sequential scan (LIMIT makes it look cheap) that read ~6,300 rows
+ * to find 501 recent ones, 1.3 ms instead of ~0.2 ms.
  */
-export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, cap: number): Promise<number | undefined> {
-  const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).limit(cap + 1);
+export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, cap: number): Promise<number | undefined> {
+  const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
   const row = await db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const n = Number(row?.n ?? 0);
   return n > cap ? undefined : n;
