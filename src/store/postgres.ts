@@ -1,9 +1,35 @@
 // Kysely over node-postgres. BIGINT (epoch milliseconds) is parsed to a JS number: all our
 // bigints are timestamps or counters far below 2^53.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PostgresDialect } from 'kysely';
 
 const INT8_OID = 20;
+
+/**
+ * Server-side prepared statements, per connection. Kysely sends every query unnamed, so
+ * PostgreSQL parses and plans it on every execution: for the meeting list (two joins) planning
+ * took 0.25-1 ms against 0.15 ms of execution. Naming a statement by a hash of its text lets a
+ * connection parse it once and, after a few executions, reuse a generic plan. Only plain DML is
+ * named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
+ * `in (…)` lists of different lengths are different texts), so server memory stays bounded.
+ */
+const MAX_NAMED_PER_CONNECTION = 2000;
+const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+function nameStatements(client: pg.PoolClient): void {
+  const named = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
+    const name = `k${createHash('sha256').update(text).digest('base64url').slice(0, 40)}`;
+    if (!named.has(name)) {
+      if (named.size >= MAX_NAMED_PER_CONNECTION) return query(text, values, ...rest);
+      named.add(name);
+    }
+    return query({ name, text, values }, ...rest);
+  }) as typeof client.query;
+}
 
 export type PostgresOptions = { url: string; poolMax: number };
 
@@ -22,6 +48,7 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  pool.on('connect', nameStatements);
   return pool;
 }
 
