@@ -6,6 +6,7 @@ import { isPublicAddress } from '../../src/auth-server/clients/safe-fetch.ts';
 import { ConfigError, loadConfig } from '../../src/config/load.ts';
 import { findClient } from '../../src/store/oauth-clients.ts';
 import { authorizeUrl, BASE_URL, consentForm, exchange, pkce, signedInBrowser, startHarness, type Harness } from './harness.ts';
+import { dialectsUnderTest } from '../support/databases.ts';
 
 type Route = { status?: number; type?: string; body: string; headers?: Record<string, string> };
 
@@ -137,3 +138,43 @@ describe('client ID metadata documents', () => {
     assert.equal(m.issuer, BASE_URL);
   });
 });
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`client metadata documents with control characters in their text (${dialect})`, () => {
+    let h: Harness;
+    let docs: Awaited<ReturnType<typeof documentServer>>;
+    const routes = new Map<string, Route>();
+    const id = (path: string) => `${docs.origin}${path}`;
+    // JSON.stringify writes the control characters as \u escapes, as a real document would.
+    const doc = (path: string, extra: Record<string, unknown>) =>
+      JSON.stringify({ client_id: id(path), client_name: 'Metadata client', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', ...extra });
+    const BAD: Record<string, Record<string, unknown>> = {
+      '/nul-software-id.json': { software_id: 'sw\u0000id' },
+      '/nul-software-version.json': { software_version: '1.0\u0000' },
+      '/escape-client-uri.json': { client_uri: 'https://app.example/\u001b[31m' },
+      '/nul-redirect.json': { redirect_uris: ['http://127.0.0.1/callback', 'http://127.0.0.1/c\u0000b'] },
+    };
+
+    before(async () => {
+      docs = await documentServer(routes);
+      for (const [path, extra] of Object.entries(BAD)) routes.set(path, { body: doc(path, extra) });
+      h = await startHarness(dialect, { CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: 'true' });
+    });
+    after(async () => {
+      await h.close();
+      await docs.close();
+    });
+
+    it('a document whose text holds a NUL or another control character is refused on a local page, like any invalid document, and nothing is cached', async () => {
+      for (const [path, extra] of Object.entries(BAD)) {
+        const field = Object.keys(extra)[0] ?? '';
+        const res = await h.request(authorizeUrl({ client_id: id(path), redirect_uris: ['http://127.0.0.1/callback'], registration_access_token: '' }, pkce().challenge));
+        const page = await res.text();
+        assert.equal(res.status, 400, `${path}: ${page.slice(0, 300)}`);
+        assert.equal(res.headers.get('location'), null);
+        assert.match(page, new RegExp(`metadata document is invalid: ${field}: must not contain control characters`), path);
+        assert.equal(await findClient(h.ctx.store.db, id(path)), undefined, `${path} is not cached`);
+      }
+    });
+  });
+}

@@ -5,6 +5,7 @@ import { findClient, touchClient } from '../../src/store/oauth-clients.ts';
 import { listAuditEvents } from '../../src/store/audit-events.ts';
 import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { BASE_URL, json, startHarness, type Harness } from './harness.ts';
+import { dialectsUnderTest } from '../support/databases.ts';
 
 type Body = Record<string, unknown>;
 
@@ -200,3 +201,67 @@ describe('registration rate limits', () => {
     }
   });
 });
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`client metadata text is checked before it is stored (${dialect})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness(dialect);
+    });
+    after(async () => h.close());
+
+    const base = { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none' };
+    const clientCount = async () => (await h.ctx.store.db.selectFrom('oauth_clients').select('client_id').execute()).length;
+    // NUL is what PostgreSQL refuses in text; the rest are C0, DEL and C1 controls, and a lone surrogate.
+    const BAD = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\ud800'];
+    const TEXT_FIELDS: Record<string, (bad: string) => unknown> = {
+      software_id: (bad) => `4NRB1-0XZABZI9E6-5SM3R${bad}`,
+      software_version: (bad) => `1.2${bad}`,
+      client_name: (bad) => `Client${bad}`,
+      application_type: (bad) => `web${bad}`,
+      client_uri: (bad) => `https://a.example/${bad}`,
+      logo_uri: (bad) => `https://a.example/logo${bad}.png`,
+      policy_uri: (bad) => `https://a.example/policy${bad}`,
+      tos_uri: (bad) => `https://a.example/tos${bad}`,
+      scope: (bad) => `mcp${bad}`,
+      grant_types: (bad) => ['authorization_code', `refresh_token${bad}`],
+      response_types: (bad) => [`code${bad}`],
+      token_endpoint_auth_method: (bad) => `none${bad}`,
+    };
+
+    it('AS-33 AS-59 a NUL or other control character in any text field is invalid_client_metadata naming the field, never a 500', async () => {
+      const before = await clientCount();
+      for (const [field, value] of Object.entries(TEXT_FIELDS)) {
+        for (const bad of BAD) {
+          const res = await h.request('/oauth/register', json({ ...base, [field]: value(bad) }));
+          const body = (await res.json()) as Body;
+          assert.equal(res.status, 400, `${field} ${JSON.stringify(bad)}: ${JSON.stringify(body)}`);
+          assert.equal(body.error, 'invalid_client_metadata', field);
+          assert.match(String(body.error_description), new RegExp(`^${field}: must not contain control characters`), field);
+          assert.equal(res.headers.get('cache-control'), 'no-store');
+        }
+      }
+      assert.equal(await clientCount(), before, 'nothing was stored');
+    });
+
+    it('AS-5 a control character in a redirect URI is invalid_redirect_uri, never a 500', async () => {
+      for (const bad of BAD) {
+        const res = await h.request('/oauth/register', json({ ...base, redirect_uris: ['https://a.example/cb', `https://a.example/c${bad}b`] }));
+        const body = (await res.json()) as Body;
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(body.error, 'invalid_redirect_uri');
+        assert.match(String(body.error_description), /^redirect_uris: must not contain control characters/);
+      }
+    });
+
+    it('non-ASCII text without control characters is stored and read back unchanged', async () => {
+      const res = await h.request('/oauth/register', json({ ...base, client_name: 'Ünïcödé — クライアント', software_id: 'sw-β', software_version: '2.0 “final”' }));
+      const body = (await res.json()) as Body;
+      assert.equal(res.status, 201, JSON.stringify(body));
+      const stored = await findClient(h.ctx.store.db, String(body.client_id));
+      assert.equal(stored?.clientName, 'Ünïcödé — クライアント');
+      assert.equal(stored?.softwareId, 'sw-β');
+      assert.equal(stored?.softwareVersion, '2.0 “final”');
+    });
+  });
+}

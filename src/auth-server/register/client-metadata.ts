@@ -10,20 +10,32 @@ export const AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'
 export const DEFAULT_SCOPE = 'mcp offline_access';
 export const MAX_CLIENT_NAME = 200;
 
+/**
+ * Every text value a client supplies is stored and may be shown: no control characters (C0, DEL,
+ * C1; PostgreSQL refuses NUL in text) and no unpaired surrogates (not storable as UTF-8). Checked
+ * here, at the boundary, for registrations and client metadata documents alike. Types and the
+ * other rules per field follow below.
+ */
+const UNSAFE_TEXT = /[\p{Cc}\p{Cs}]/u;
+const TEXT_PROBLEM = 'must not contain control characters or unpaired surrogates';
+const safeText = (v: unknown) => typeof v !== 'string' || !UNSAFE_TEXT.test(v);
+const Text = z.unknown().refine(safeText, { error: TEXT_PROBLEM }).optional();
+const TextList = z.unknown().refine((v) => !Array.isArray(v) || v.every(safeText), { error: TEXT_PROBLEM }).optional();
+
 const Metadata = z.looseObject({
-  redirect_uris: z.unknown().optional(),
-  client_name: z.unknown().optional(),
-  token_endpoint_auth_method: z.unknown().optional(),
-  grant_types: z.unknown().optional(),
-  response_types: z.unknown().optional(),
-  scope: z.unknown().optional(),
-  application_type: z.unknown().optional(),
-  client_uri: z.unknown().optional(),
-  logo_uri: z.unknown().optional(),
-  policy_uri: z.unknown().optional(),
-  tos_uri: z.unknown().optional(),
-  software_id: z.unknown().optional(),
-  software_version: z.unknown().optional(),
+  redirect_uris: TextList,
+  client_name: Text,
+  token_endpoint_auth_method: Text,
+  grant_types: TextList,
+  response_types: TextList,
+  scope: Text,
+  application_type: Text,
+  client_uri: Text,
+  logo_uri: Text,
+  policy_uri: Text,
+  tos_uri: Text,
+  software_id: Text,
+  software_version: Text,
 });
 
 export type ClientMetadata = {
@@ -120,7 +132,13 @@ function httpsUri(value: unknown, field: string): string | null {
 
 export function parseClientMetadata(body: unknown): ClientMetadata {
   const parsed = Metadata.safeParse(body);
-  if (!parsed.success) throw new InvalidClientMetadata('The request body must be a JSON object');
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0];
+    if (typeof field !== 'string' || !issue) throw new InvalidClientMetadata('The request body must be a JSON object');
+    // RFC 7591 §3.2.2: a bad redirect URI has its own error code.
+    throw field === 'redirect_uris' ? new InvalidRedirectUri(`${field}: ${issue.message}`) : fail(field, issue.message);
+  }
   const m = parsed.data;
   return {
     redirectUris: redirectUris(m.redirect_uris),
