@@ -1,6 +1,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { listAuditEvents } from '../../src/store/audit-events.ts';
+import { collectAbandonedClients } from '../../src/auth-server/index.ts';
+import { findClient } from '../../src/store/oauth-clients.ts';
+import { dialectsUnderTest } from '../support/databases.ts';
 import { authorizeUrl, BASE_URL, consentForm, pkce, registerClient, signedInBrowser, startHarness, type Browser, type Harness, type RegisteredClient } from './harness.ts';
 
 const { challenge } = pkce();
@@ -319,3 +322,46 @@ describe('authorization endpoint', () => {
     assert.equal(res.status, 200, 'another user asks again');
   });
 });
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`consent for a client removed while its page was open (${dialect})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness(dialect);
+    });
+    after(async () => h.close());
+
+    /** The consent page for a new client, then the client removed by the abandoned-client job. */
+    const pageThenRemoved = async () => {
+      const removed = await registerClient(h, { client_name: 'Soon gone', redirect_uris: ['https://gone.example/cb'] });
+      const b = await signedInBrowser(h);
+      const page = await b.get(authorizeUrl(removed, challenge));
+      assert.equal(page.status, 200, 'the consent page');
+      const form = consentForm(await page.text());
+      const later = Date.now() + (h.ctx.config.oauth.clientTtlDays + 1) * 24 * 3600 * 1000;
+      assert.ok((await collectAbandonedClients(h.ctx, later)).includes(removed.client_id));
+      assert.equal(await findClient(h.ctx.store.db, removed.client_id), undefined);
+      return { b, form, clientId: removed.client_id };
+    };
+    const refusedLocally = async (res: Response) => {
+      const page = await res.text();
+      assert.equal(res.status, 400, page.slice(0, 300));
+      assert.equal(res.headers.get('location'), null, 'never redirects');
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+      assert.match(page, /client_id is not a registered client/);
+    };
+
+    it('approving issues no code and remembers no consent: a local error page instead', async () => {
+      const { b, form, clientId } = await pageThenRemoved();
+      await refusedLocally(await b.post('/oauth/consent', { ...form, decision: 'approve' }));
+      assert.equal((await h.ctx.store.db.selectFrom('oauth_codes').select('code_hash').where('client_id', '=', clientId).execute()).length, 0, 'no code');
+      assert.equal((await h.ctx.store.db.selectFrom('oauth_consents').selectAll().where('client_id', '=', clientId).execute()).length, 0, 'no remembered consent');
+      assert.equal((await listAuditEvents(h.ctx.store.db, { kind: 'consent_granted', clientId })).length, 0);
+    });
+
+    it('denying does not redirect to the removed client\'s redirect URI either', async () => {
+      const { b, form } = await pageThenRemoved();
+      await refusedLocally(await b.post('/oauth/consent', { ...form, decision: 'deny' }));
+    });
+  });
+}

@@ -129,6 +129,14 @@ export function authorizeRoutes(ctx: AppContext, identity: BrowserIdentity): Hon
     if (!(await identity.verifyCsrfToken(c, csrfPurpose(handle), form.get('csrf_token') ?? ''))) {
       return localErrorPage(c, new InvalidRequest('The form has expired; go back and try again'));
     }
+    // The client may have been removed (the abandoned-client job) while the page was open: then no
+    // code is issued, no consent remembered, and nothing is sent to its redirect URI (AS-3).
+    try {
+      await loadClient(ctx, pending.clientId);
+    } catch (error) {
+      if (error instanceof LocalProblem) return localErrorPage(c, error.error);
+      throw error;
+    }
     if (!(await consumePending(ctx, handle))) return localErrorPage(c, new InvalidRequest('This authorization request was already completed'));
     const who = { orgId: user.orgId, userId: user.userId, clientId: pending.clientId };
     if (form.get('decision') !== 'approve') {
