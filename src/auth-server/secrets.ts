@@ -1,7 +1,8 @@
 // Opaque credentials with typed prefixes, 256 bits of randomness each (AS-23), stored only as an
 // HMAC-SHA-256 under config.secrets.hash. base64url keeps them to unreserved characters, so naive
 // Basic-auth clients that skip form-encoding still work (AS-36).
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { keyedHash as keyedHashOfParts } from '../crypto/keyed-hash.ts';
 
 export const PREFIXES = {
   access: 'aat_',
@@ -25,6 +26,6 @@ export function looksLike(kind: SecretKind, value: string): boolean {
 
 /** The only form in which a secret is stored or looked up. */
 export function keyedHash(key: string, value: string): string {
-  return createHmac('sha256', key).update(value).digest('base64url');
+  return keyedHashOfParts(key, value);
 }
 

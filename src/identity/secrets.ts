@@ -1,13 +1,15 @@
 // Keyed hashes and random values for identity secrets. Session ids, upstream `state` values and the
 // browser binding are stored only as HMAC-SHA-256 under config.secrets.hash.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { keyedHash as keyedHashOfParts } from '../crypto/keyed-hash.ts';
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** The purpose keeps one value's hashes apart across uses (a session id never matches a state). */
 export function keyedHash(key: string, purpose: string, value: string): string {
-  return createHmac('sha256', key).update(purpose).update('\0').update(value).digest('base64url');
+  return keyedHashOfParts(key, purpose, value);
 }
 
 /** Random tokens we issue are base64url of 32 bytes; anything else is not worth a lookup. */
