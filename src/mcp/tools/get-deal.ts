@@ -55,7 +55,8 @@ export const getDealTool = defineTool({
     let meetings = null;
     if (include.has('meetings')) {
       const after = args.meetings_cursor ? decodePosition(binding, args.meetings_cursor, TimeIdPosition, 'meetings_cursor') : null;
-      const rows = await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now }, after, args.meetings_limit + 1);
+      // tools.md: the deal's completed meetings (not canceled ones); the keyset cursor pages within that filter.
+      const rows = await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now, completedOnly: true }, after, args.meetings_limit + 1);
       const page = rows.slice(0, args.meetings_limit);
       meetings = { items: await meetingItems(db, ctx, page), ...pageOf(binding, rows, args.meetings_limit, page.length, (m) => [m.start_at, m.id]) };
     }

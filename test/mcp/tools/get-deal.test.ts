@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../../support/databases.ts';
-import { EMAILS, errorCode, ok, seededStore, withoutPrimaryQualification, type Seeded } from '../support.ts';
+import { ANCHOR, EMAILS, errorCode, ok, seededStore, withoutPrimaryQualification, type Seeded } from '../support.ts';
 
-type Item = { meeting_id: string; start: string };
+type Item = { meeting_id: string; start: string; status: string };
 type Out = {
   deal: { deal_id: string; crm_linked: boolean };
   crm: { crm_linked: boolean; system: string; opportunity_id: string | null } | null;
@@ -71,6 +71,54 @@ for (const dialect of dialectsUnderTest()) {
 
     it('answers not_found for an unknown deal', async () => {
       assert.equal(errorCode(await s.call(EMAILS.ada, 'get_deal', { deal_id: 'deal_unknown' })), 'not_found');
+    });
+
+    // Last: it adds canceled meetings to the shared seed.
+    it('lists only completed meetings: canceled past ones are left out, and paging covers exactly the completed ones', async () => {
+      const { orgId } = await s.principal(EMAILS.ada);
+      const db = s.store.db;
+      // The admin sees every meeting of the organization, so the expected list is plain SQL.
+      const completedOf = (deal: string) =>
+        db.selectFrom('meetings').selectAll().where('org_id', '=', orgId).where('deal_id', '=', deal).where('status', '=', 'completed').where('start_at', '<=', ANCHOR).orderBy('start_at', 'desc').orderBy('id', 'desc').execute();
+      const busiest = await db
+        .selectFrom('meetings')
+        .select(['deal_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('org_id', '=', orgId)
+        .where('deal_id', 'is not', null)
+        .where('status', '=', 'completed')
+        .where('start_at', '<=', ANCHOR)
+        .groupBy('deal_id')
+        .orderBy('n', 'desc')
+        .orderBy('deal_id')
+        .executeTakeFirstOrThrow();
+      const deal = busiest.deal_id!;
+      const completed = await completedOf(deal);
+      assert.ok(completed.length >= 3, `deal ${deal} has several completed meetings`);
+      // Canceled past meetings: one after the latest completed one, one between each pair, one tied
+      // with a completed one's start time.
+      const latest = completed[0]!;
+      const times = [Math.min(ANCHOR, latest.start_at + 60_000), latest.start_at];
+      for (let i = 0; i + 1 < completed.length; i++) times.push(Math.floor((completed[i]!.start_at + completed[i + 1]!.start_at) / 2));
+      for (const [i, startAt] of times.entries()) {
+        await db
+          .insertInto('meetings')
+          .values({ ...latest, id: `${latest.id}_canceled_${i}`, title: 'Canceled follow-up', start_at: startAt, end_at: startAt + 1_800_000, status: 'canceled', summary_md: null, key_points: '[]', next_steps: '[]', has_transcript: 0, transcript_reason: 'canceled', segment_count: 0, transcript_chars: 0 })
+          .execute();
+      }
+      const seen: Item[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const args: Record<string, unknown> = { deal_id: deal, include: ['meetings'], meetings_limit: 2, ...(cursor ? { meetings_cursor: cursor } : {}) };
+        const page = ok<Out>('get_deal', await s.call(EMAILS.ada, 'get_deal', args)).meetings!;
+        assert.equal(page.has_more, page.next_cursor !== null);
+        seen.push(...page.items);
+        cursor = page.next_cursor;
+        pages += 1;
+      } while (cursor && pages < 100);
+      assert.deepEqual(seen.map((m) => m.meeting_id), completed.map((m) => m.id), 'exactly the completed meetings, newest first, each once');
+      assert.ok(seen.every((m) => m.status === 'completed'));
+      assert.equal(pages, Math.ceil(completed.length / 2), 'no empty or extra pages');
     });
   });
 }
