@@ -1,7 +1,8 @@
 // Storage adapters for oidc-provider (its documented adapter interface) for the W4 anchor: node:sqlite
-// (the service's database kind and pragmas: WAL, synchronous NORMAL; one table, payloads as JSON
-// text, expiry checked on read) and an unbounded in-memory map.
+// (the service's database kind and pragmas: WAL, synchronous NORMAL, the same checkpoint interval;
+// one table, payloads as JSON text, expiry checked on read) and an unbounded in-memory map.
 import { DatabaseSync } from 'node:sqlite';
+import { WAL_AUTOCHECKPOINT_PAGES } from '../../src/store/sqlite.ts';
 
 type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number; ref?: string };
 
@@ -11,6 +12,7 @@ export function openAdapterDatabase(path: string): void {
   db = new DatabaseSync(path, { timeout: 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   db.exec(`create table if not exists oidc_payloads (
     model text not null, id text not null, payload text not null, grant_id text, user_code text, uid text,
     expires_at integer, primary key (model, id))`);

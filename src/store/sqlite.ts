@@ -38,7 +38,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * token rows) are rewritten many times between checkpoints and copied once, so a larger log
  * copies less; 4,000 pages is a 16 MB log at most.
  */
-const WAL_AUTOCHECKPOINT_PAGES = 4000;
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
 /** Opens the file in WAL mode. Durable across process crashes (kill -9); see README "Storage". */
 export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
