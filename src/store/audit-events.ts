@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from './schema.ts';
 import { newId, now } from './ids.ts';
+import { prepare } from './prepared.ts';
 
 export type AuditKind =
   | 'client_registered'
@@ -29,22 +30,24 @@ export type AuditEvent = {
 
 export type StoredAuditEvent = Required<Omit<AuditEvent, 'detail'>> & { id: string; detail: Record<string, unknown>; createdAt: number };
 
+const recordAuditEventStatement = prepare<[string, string | null, string | null, string | null, AuditKind, string, string | null, string | null, number], unknown>((db, $) =>
+  db.insertInto('audit_events').values({ id: $(0), org_id: $(1), user_id: $(2), client_id: $(3), kind: $(4), detail: $(5), ip: $(6), user_agent: $(7), created_at: $(8) }),
+);
+
 export async function recordAuditEvent(db: Kysely<Database>, e: AuditEvent): Promise<void> {
   const at = now();
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: newId('aud', at),
-      org_id: e.orgId ?? null,
-      user_id: e.userId ?? null,
-      client_id: e.clientId ?? null,
-      kind: e.kind,
-      detail: JSON.stringify(e.detail ?? {}),
-      ip: e.ip ?? null,
-      user_agent: e.userAgent?.slice(0, 300) ?? null,
-      created_at: at,
-    })
-    .execute();
+  await recordAuditEventStatement.execute(
+    db,
+    newId('aud', at),
+    e.orgId ?? null,
+    e.userId ?? null,
+    e.clientId ?? null,
+    e.kind,
+    JSON.stringify(e.detail ?? {}),
+    e.ip ?? null,
+    e.userAgent?.slice(0, 300) ?? null,
+    at,
+  );
 }
 
 const Detail = z.record(z.string(), z.unknown());

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Database, OAuthClientsTable } from './schema.ts';
 import { now } from './ids.ts';
 import { uniquely } from './errors.ts';
+import { prepare } from './prepared.ts';
 
 export type TokenEndpointAuthMethod = OAuthClientsTable['token_endpoint_auth_method'];
 
@@ -105,10 +106,12 @@ export async function upsertClient(db: Kysely<Database>, client: NewOAuthClient)
   return (await findClient(db, client_id)) ?? toClient(row);
 }
 
+const findClientStatement = prepare((db, $) => db.selectFrom('oauth_clients').selectAll().where('client_id', '=', $<string>(0)));
+
 export async function findClient(db: Kysely<Database>, clientId: string): Promise<OAuthClient | undefined> {
   // PostgreSQL refuses NUL in text (22021) where SQLite just finds nothing: no client id has one.
   if (clientId.includes('\u0000')) return undefined;
-  const row = await db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  const [row] = (await findClientStatement.execute(db, clientId)).rows;
   return row && toClient(row);
 }
 

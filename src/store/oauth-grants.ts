@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import type { OAuthGrantsTable } from './oauth-schema.ts';
+import { prepare } from './prepared.ts';
 
 export type Grant = {
   id: string;
@@ -97,11 +98,14 @@ export async function listLiveGrants(db: Kysely<Database>, orgId: string, userId
 
 export type AccessTokenRow = { tokenHash: string; orgId: string; grantId: string; scope: string; createdAt: number; expiresAt: number };
 
-export async function insertAccessToken(db: Kysely<Database>, t: AccessTokenRow): Promise<void> {
-  await db
+const insertAccessTokenStatement = prepare<[string, string, string, string, number, number], unknown>((db, $) =>
+  db
     .insertInto('oauth_access_tokens')
-    .values({ token_hash: t.tokenHash, org_id: t.orgId, grant_id: t.grantId, scope: t.scope, created_at: t.createdAt, expires_at: t.expiresAt, revoked_at: null })
-    .execute();
+    .values({ token_hash: $(0), org_id: $(1), grant_id: $(2), scope: $(3), created_at: $(4), expires_at: $(5), revoked_at: null }),
+);
+
+export async function insertAccessToken(db: Kysely<Database>, t: AccessTokenRow): Promise<void> {
+  await insertAccessTokenStatement.execute(db, t.tokenHash, t.orgId, t.grantId, t.scope, t.createdAt, t.expiresAt);
 }
 
 export type LiveAccessToken = { grant: Grant; scope: string; expiresAt: number };
@@ -140,21 +144,22 @@ export async function revokeAccessToken(db: Kysely<Database>, tokenHash: string,
 
 export type RefreshTokenRow = { tokenHash: string; orgId: string; grantId: string; createdAt: number; expiresAt: number };
 
+const insertRefreshTokenStatement = prepare<[string, string, string, number, number], unknown>((db, $) =>
+  db.insertInto('oauth_refresh_tokens').values({
+    token_hash: $(0),
+    org_id: $(1),
+    grant_id: $(2),
+    created_at: $(3),
+    expires_at: $(4),
+    rotated_at: null,
+    request_fingerprint: null,
+    grace_response_enc: null,
+    revoked_at: null,
+  }),
+);
+
 export async function insertRefreshToken(db: Kysely<Database>, t: RefreshTokenRow): Promise<void> {
-  await db
-    .insertInto('oauth_refresh_tokens')
-    .values({
-      token_hash: t.tokenHash,
-      org_id: t.orgId,
-      grant_id: t.grantId,
-      created_at: t.createdAt,
-      expires_at: t.expiresAt,
-      rotated_at: null,
-      request_fingerprint: null,
-      grace_response_enc: null,
-      revoked_at: null,
-    })
-    .execute();
+  await insertRefreshTokenStatement.execute(db, t.tokenHash, t.orgId, t.grantId, t.createdAt, t.expiresAt);
 }
 
 export type RefreshToken = {
@@ -175,8 +180,8 @@ export type RefreshToken = {
  * are (the caller decides what is dead): one indexed join, as the refresh grant runs on every
  * rotation.
  */
-export async function findRefreshToken(db: Kysely<Database>, tokenHash: string): Promise<RefreshToken | undefined> {
-  const row = await db
+const findRefreshTokenStatement = prepare((db, $) =>
+  db
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 'r.org_id').onRef('g.id', '=', 'r.grant_id'))
     .leftJoin('users as u', (j) => j.onRef('u.org_id', '=', 'g.org_id').onRef('u.id', '=', 'g.user_id'))
@@ -191,8 +196,11 @@ export async function findRefreshToken(db: Kysely<Database>, tokenHash: string):
       'r.revoked_at as rt_revoked_at',
       'u.status as user_status',
     ])
-    .where('r.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('r.token_hash', '=', $<string>(0)),
+);
+
+export async function findRefreshToken(db: Kysely<Database>, tokenHash: string): Promise<RefreshToken | undefined> {
+  const [row] = (await findRefreshTokenStatement.execute(db, tokenHash)).rows;
   if (!row) return undefined;
   return {
     tokenHash: row.rt_token_hash,
@@ -212,16 +220,19 @@ export async function findRefreshToken(db: Kysely<Database>, tokenHash: string):
  * (sealed) response kept for the grace window, in one statement. Exactly one of any number of
  * concurrent callers gets true (a conditional UPDATE is atomic on both dialects).
  */
-export async function markRefreshTokenRotated(db: Kysely<Database>, tokenHash: string, fingerprint: string, graceResponseEnc: string | null, at: number): Promise<boolean> {
-  const r = await db
+const markRefreshTokenRotatedStatement = prepare<[number, string, string | null, string, number], unknown>((db, $) =>
+  db
     .updateTable('oauth_refresh_tokens')
-    .set({ rotated_at: at, request_fingerprint: fingerprint, grace_response_enc: graceResponseEnc })
-    .where('token_hash', '=', tokenHash)
+    .set({ rotated_at: $(0), request_fingerprint: $(1), grace_response_enc: $(2) })
+    .where('token_hash', '=', $<string>(3))
     .where('rotated_at', 'is', null)
     .where('revoked_at', 'is', null)
-    .where('expires_at', '>', at)
-    .executeTakeFirst();
-  return r.numUpdatedRows > 0n;
+    .where('expires_at', '>', $<number>(4)),
+);
+
+export async function markRefreshTokenRotated(db: Kysely<Database>, tokenHash: string, fingerprint: string, graceResponseEnc: string | null, at: number): Promise<boolean> {
+  const r = await markRefreshTokenRotatedStatement.execute(db, at, fingerprint, graceResponseEnc, tokenHash, at);
+  return (r.numAffectedRows ?? 0n) > 0n;
 }
 
 /** Forgets grace-window responses older than the window (they must not outlive it). */
