@@ -5,7 +5,7 @@
 // the SDK there: the SDK accepts only https metadata-document URLs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
@@ -14,6 +14,20 @@ import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { freePort, startTestService, type TestService } from '../support/service.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { MemoryOAuthProvider } from '../support/memory-oauth-provider.ts';
+import { pkcePair } from '../support/pkce.ts';
+
+/** A fetch for the SDK that keeps a copy of every request it sends, to check what went over the wire. */
+function recordingFetch() {
+  const requests: Request[] = [];
+  const recorder = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
+    requests.push(request.clone());
+    return fetch(request);
+  };
+  return { fetch: recorder, requests };
+}
+
+const grantOf = async (request: Request) => new URLSearchParams(await request.clone().text()).get('grant_type');
 
 describe('OAuth end to end with the MCP client SDK and Chromium', () => {
   let service: TestService;
@@ -62,9 +76,10 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
     const serverUrl = `${service.baseUrl}/mcp`;
     const callbackOrigin = `http://127.0.0.1:${await freePort()}`;
     const provider = new MemoryOAuthProvider(`${callbackOrigin}/callback`, { client_name: 'E2E client', ...metadata });
+    const recorder = recordingFetch();
 
     // Discovery from a 401: the transport's first request is refused, the SDK follows WWW-Authenticate.
-    const firstTry = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });
+    const firstTry = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, fetch: recorder.fetch });
     await assert.rejects(new Client({ name: 'e2e', version: '1.0.0' }).connect(firstTry), UnauthorizedError);
     assert.ok(provider.info?.client_id, 'registered dynamically');
     const authorizationUrl = provider.authorizationUrl;
@@ -82,7 +97,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
     assert.ok(first?.access_token && first.refresh_token);
 
     const client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider, fetch: recorder.fetch }));
     const tools = await client.listTools();
     assert.ok(tools.tools.some((t) => t.name === 'list_meetings'), 'an authorized MCP call');
     await client.close();
@@ -92,7 +107,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
     assert.equal(call.auth.clientId, provider.info?.client_id);
 
     // With tokens saved, auth() refreshes (rotation: a new refresh token).
-    assert.equal(await auth(provider, { serverUrl }), 'AUTHORIZED');
+    assert.equal(await auth(provider, { serverUrl, fetchFn: recorder.fetch }), 'AUTHORIZED');
     const second = provider.saved;
     assert.ok(second?.access_token && second.refresh_token);
     assert.notEqual(second.refresh_token, first.refresh_token);
@@ -107,17 +122,46 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
     const revoked = await fetch(`${service.baseUrl}/oauth/revoke`, { method: 'POST', headers, body });
     assert.equal(revoked.status, 200);
     assert.equal((await createTokenVerifier(service.ctx).verify(second.access_token)).ok, false, 'revoked everywhere within the cache bound');
-    return provider;
+
+    // What the SDK sent to the token endpoint: the code exchange, then the refresh.
+    const tokenRequests = recorder.requests.filter((r) => r.method === 'POST' && r.url === `${service.baseUrl}/oauth/token`);
+    assert.deepEqual(await Promise.all(tokenRequests.map(grantOf)), ['authorization_code', 'refresh_token']);
+    return { provider, tokenRequests };
   }
 
   test('a public client (none): discovery, registration, sign-in, consent, token, call, refresh, revoke', async () => {
-    const provider = await fullFlow({ token_endpoint_auth_method: 'none' }, `first@${domain}`);
+    const { provider, tokenRequests } = await fullFlow({ token_endpoint_auth_method: 'none' }, `first@${domain}`);
     assert.equal(provider.info?.client_secret, undefined);
+    for (const request of tokenRequests) {
+      const body = new URLSearchParams(await request.clone().text());
+      assert.equal(request.headers.get('authorization'), null, `${body.get('grant_type')}: a public client sends no credentials header`);
+      assert.equal(body.get('client_id'), provider.info?.client_id, `${body.get('grant_type')}: the client_id in the body`);
+    }
   });
 
   test('a confidential client (client_secret_basic): the same flow with the SDK’s Basic authentication', async () => {
-    const provider = await fullFlow({ token_endpoint_auth_method: 'client_secret_basic' }, `second@${domain}`);
+    const { provider, tokenRequests } = await fullFlow({ token_endpoint_auth_method: 'client_secret_basic' }, `second@${domain}`);
     assert.match(provider.info?.client_secret ?? '', /^acs_/);
+    // The server takes either secret method from a secret client (AS-60), so a working flow alone does not
+    // show Basic was used: each token request carried the credentials in the header and not in the body.
+    for (const request of tokenRequests) {
+      const grant = await grantOf(request);
+      const basic = /^Basic (\S+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+      assert.ok(basic, `${grant}: no Authorization: Basic header`);
+      assert.equal(Buffer.from(basic, 'base64').toString('utf8'), `${provider.info?.client_id}:${provider.info?.client_secret}`, `${grant}: the Basic credentials`);
+      assert.equal(new URLSearchParams(await request.clone().text()).get('client_secret'), null, `${grant}: the secret is not also in the body`);
+    }
+    // The same refresh request without its header, or with a wrong secret in it, is refused before the
+    // grant is looked at: the header is what authenticated the client.
+    const refresh = tokenRequests[1]!;
+    for (const authorization of [null, `Basic ${btoa(`${provider.info?.client_id}:acs_wrong`)}`]) {
+      const headers = new Headers(refresh.headers);
+      if (authorization) headers.set('authorization', authorization);
+      else headers.delete('authorization');
+      const replay = await fetch(refresh.url, { method: 'POST', headers, body: await refresh.clone().text() });
+      assert.equal(replay.status, 401, `replayed with ${authorization ? 'a wrong secret' : 'no header'}`);
+      assert.equal(((await replay.json()) as { error: string }).error, 'invalid_client');
+    }
   });
 
   test('a client ID metadata document served from a local server: sign-in, consent showing its host, token, refresh, revoke', async () => {
@@ -131,8 +175,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
     const document = JSON.stringify({ client_id: clientId, client_name: 'Metadata document client', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' });
     const cimd = await startTestService({ env: { CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: 'true' } });
     try {
-      const verifier = randomBytes(32).toString('base64url');
-      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const { verifier, challenge } = pkcePair();
       const redirectUri = `${callbackOrigin}/callback`;
       const authorizationUrl = new URL(`${cimd.baseUrl}/oauth/authorize`);
       for (const [k, v] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state: 'cimd', scope: 'mcp', resource: `${cimd.baseUrl}/mcp` })) {

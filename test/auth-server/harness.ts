@@ -1,6 +1,6 @@
 // An in-process service for authorization-server tests: a migrated store on a fresh database of
 // the given dialect, the real app, requests through app.request() (no socket).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { createOrganization } from '../../src/store/organizations.ts';
 import { createUser, type Role } from '../../src/store/users.ts';
 import { createSession } from '../../src/identity/sessions.ts';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
+import { pkcePair } from '../support/pkce.ts';
 
 export const BASE_URL = 'https://agents.example.test';
 
@@ -87,10 +88,8 @@ export async function signedInBrowser(h: Harness, options: { role?: Role; orgId?
   };
 }
 
-export const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
+/** The shared PKCE pair, under the name the authorization-server suites import from here. */
+export const pkce = pkcePair;
 
 export type RegisteredClient = { client_id: string; client_secret?: string; registration_access_token: string; redirect_uris: string[] };
 

@@ -6,6 +6,7 @@ import { createOrganization, findOrganizationByDomain, setLicense } from '../../
 import { createUser, findUserByEmail, setUserStatus } from '../../src/store/users.ts';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { DemoSignInError, signInAsDemoUser } from '../support/demo-signin.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 const unique = (label: string) => `${label}-${randomBytes(3).toString('hex')}.example`;
@@ -64,13 +65,8 @@ for (const dialect of dialectsUnderTest()) {
       await createUser(db(), { orgId: org.id, email: `owner@${domain}`, name: 'Owner', role: 'admin' });
       await createUser(db(), { orgId: org.id, email: `staff@${domain}`, name: 'Staff', role: 'member' });
       // Drive the flow by hand to read the page itself.
-      const { CookieJar } = await import('../support/demo-signin.ts');
       const jar = new CookieJar();
-      const go = async (url: URL, init: RequestInit = {}) => {
-        const r = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
-        jar.store(r);
-        return r;
-      };
+      const go = (url: URL, init: RequestInit = {}) => jar.fetch(url, init);
       let url = new URL('/login_google/', service.baseUrl);
       let r = await go(url);
       while (r.status === 302 || r.status === 303) r = await go((url = new URL(r.headers.get('location') ?? '', url)));

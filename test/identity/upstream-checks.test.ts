@@ -3,11 +3,11 @@
 // an organization's SSO pointed at a small local issuer (an outside-service stand-in).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CookieJar } from '../support/demo-signin.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startFakeIssuer, type FakeIssuer } from './support/fake-issuer.ts';
-import { get, reasonOf, ssoCallbackUrl, ssoOrganization } from './support/sso.ts';
+import { reasonOf, ssoCallbackUrl, ssoOrganization } from './support/sso.ts';
 
 for (const dialect of dialectsUnderTest()) {
   describe(`upstream checks (${dialect})`, () => {
@@ -32,7 +32,7 @@ for (const dialect of dialectsUnderTest()) {
       fake.account = { sub: `sub-${address}`, email: address, email_verified: true, name: 'Pat Person' };
       fake.next = next;
       const callback = await ssoCallbackUrl(service, jar, address);
-      const response = await get(jar, callback);
+      const response = await jar.fetch(callback);
       return { response, body: await response.text(), jar, callback };
     };
 
@@ -72,7 +72,7 @@ for (const dialect of dialectsUnderTest()) {
     test('AS-77 a replayed callback (state already used) is refused', async () => {
       const { response, jar, callback } = await signIn({});
       assert.equal(response.status, 302);
-      const replay = await get(jar, callback);
+      const replay = await jar.fetch(callback);
       assert.equal(replay.status, 400);
       assert.equal(reasonOf(await replay.text()), 'login_state_invalid');
     });
@@ -83,7 +83,7 @@ for (const dialect of dialectsUnderTest()) {
       fake.account = { sub: `sub-${address}`, email: address, email_verified: true };
       fake.next = {};
       const callback = await ssoCallbackUrl(service, jar, address);
-      const response = await get(new CookieJar(), callback);
+      const response = await new CookieJar().fetch(callback);
       assert.equal(response.status, 400);
       assert.equal(reasonOf(await response.text()), 'login_state_missing');
       assert.equal(response.headers.getSetCookie().some((c) => c.includes('aas_session=')), false);
@@ -96,12 +96,12 @@ for (const dialect of dialectsUnderTest()) {
       fake.next = {};
       const callback = await ssoCallbackUrl(service, jar, address);
       const other = new CookieJar();
-      await get(other, `${service.baseUrl}/signin`); // gets its own browser cookie only on demand
+      await other.fetch(`${service.baseUrl}/signin`); // gets its own browser cookie only on demand
       other.cookies.set([...jar.cookies.keys()].find((k) => k.endsWith('aas_browser')) ?? 'aas_browser', 'A'.repeat(43));
-      const stolen = await get(other, callback);
+      const stolen = await other.fetch(callback);
       assert.equal(stolen.status, 400);
       assert.equal(reasonOf(await stolen.text()), 'login_state_invalid');
-      const own = await get(jar, callback);
+      const own = await jar.fetch(callback);
       assert.equal(own.status, 302);
     });
 
@@ -111,14 +111,14 @@ for (const dialect of dialectsUnderTest()) {
       fake.account = { sub: `sub-${address}`, email: address, email_verified: true };
       const callback = await ssoCallbackUrl(service, jar, address);
       callback.searchParams.set('state', 'forged-state-value');
-      const response = await get(jar, callback);
+      const response = await jar.fetch(callback);
       assert.equal(response.status, 400);
       assert.equal(reasonOf(await response.text()), 'login_state_invalid');
     });
 
     test('the SSO start sends PKCE S256, state and nonce upstream', async () => {
       const jar = new CookieJar();
-      const start = await get(jar, `${service.baseUrl}/login_sso/?email=${encodeURIComponent(email())}`);
+      const start = await jar.fetch(`${service.baseUrl}/login_sso/?email=${encodeURIComponent(email())}`);
       const url = new URL(start.headers.get('location') ?? '');
       assert.equal(url.origin, fake.origin);
       assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
@@ -134,7 +134,7 @@ for (const dialect of dialectsUnderTest()) {
       fake.account = { sub: `sub-${address}`, email: 'someone@elsewhere-corp.test', email_verified: true };
       fake.next = {};
       const callback = await ssoCallbackUrl(service, jar, address);
-      const response = await get(jar, callback);
+      const response = await jar.fetch(callback);
       assert.equal(response.status, 403);
       assert.equal(reasonOf(await response.text()), 'email_domain_mismatch');
     });

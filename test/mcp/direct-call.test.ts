@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import { pino } from 'pino';
 import { startTestService, type TestService } from '../support/service.ts';
+import { rpcMessageIn } from '../support/mcp-message.ts';
 import { seedDemo } from '../../src/data/seed.ts';
 import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
@@ -48,14 +49,11 @@ function call(era: Era, name: unknown, args: unknown, id: unknown = 1, extraMeta
   return { jsonrpc: '2.0', id, method: 'tools/call', params };
 }
 
+/** Status and message of an answer; a body that holds no JSON-RPC message is compared as it is. */
 async function answer(res: Response): Promise<{ status: number; message: unknown }> {
   const text = await res.text();
-  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data: ')).pop();
-    return { status: res.status, message: data ? JSON.parse(data.slice('data: '.length)) : null };
-  }
   try {
-    return { status: res.status, message: text ? JSON.parse(text) : null };
+    return { status: res.status, message: text ? rpcMessageIn(text, res.headers.get('content-type')) : null };
   } catch {
     return { status: res.status, message: text };
   }

@@ -14,16 +14,7 @@ import { findUserByEmail, setUserStatus } from '../../src/store/users.ts';
 import { tools } from '../../src/mcp/tools/index.ts';
 import { VERIFIED_REUSE_MS } from '../../src/access/auth-info.ts';
 import { tokenThroughOAuth } from '../support/oauth-flow.ts';
-
-/** The JSON-RPC message of a response, whether sent as JSON or as one SSE event. */
-async function message(res: Response): Promise<unknown> {
-  const text = await res.text();
-  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').find((l) => l.startsWith('data: '));
-    return JSON.parse(data!.slice('data: '.length));
-  }
-  return JSON.parse(text);
-}
+import { rpcMessage } from '../support/mcp-message.ts';
 
 type Token = (email: string, scopes?: string[], resource?: string) => Promise<string>;
 
@@ -219,16 +210,16 @@ describe('POST /mcp at the HTTP edge', () => {
     const res = await rpc(init, auth);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('mcp-session-id'), null);
-    const body = (await message(res)) as { result: { protocolVersion: string; instructions: string } };
+    const body = (await rpcMessage(res)) as { result: { protocolVersion: string; instructions: string } };
     assert.equal(body.result.protocolVersion, '2025-06-18');
     assert.match(body.result.instructions, /mcp\.json/);
     assert.equal((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, auth)).status, 202);
     const call = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_meetings', arguments: { limit: 'many' } } }, auth);
-    const result = (await message(call)) as { result: { isError: boolean; content: { text: string }[] } };
+    const result = (await rpcMessage(call)) as { result: { isError: boolean; content: { text: string }[] } };
     assert.equal(result.result.isError, true);
     assert.match(result.result.content[1]!.text, /invalid_argument/);
     const parse = await rpc('{not json', auth);
-    assert.equal(((await message(parse)) as { error: { code: number } }).error.code, -32700);
+    assert.equal(((await rpcMessage(parse)) as { error: { code: number } }).error.code, -32700);
   });
 
   it('should serve 2026-07-28 requests statelessly: server/discover, private cache hints, header checks', async () => {
@@ -236,18 +227,18 @@ describe('POST /mcp at the HTTP edge', () => {
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     const discover = await rpc({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }, { ...auth, 'Mcp-Method': 'server/discover' });
     assert.equal(discover.status, 200);
-    const d = (await message(discover)) as { result: { supportedVersions?: string[]; resultType?: string } };
+    const d = (await rpcMessage(discover)) as { result: { supportedVersions?: string[]; resultType?: string } };
     assert.ok(d.result);
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }, { ...auth, 'Mcp-Method': 'tools/list' });
     assert.equal(list.status, 200);
-    const l = (await message(list)) as { result: { tools: unknown[]; cacheScope: string; ttlMs: number; resultType: string } };
+    const l = (await rpcMessage(list)) as { result: { tools: unknown[]; cacheScope: string; ttlMs: number; resultType: string } };
     assert.equal(l.result.tools.length, 12);
     assert.equal(l.result.cacheScope, 'private');
     assert.equal(typeof l.result.ttlMs, 'number');
     const mismatch = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_teams', arguments: {}, _meta: meta } }, { ...auth, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'list_meetings' });
     assert.equal(mismatch.status, 400);
     const call = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_teams', arguments: {}, _meta: meta } }, { ...auth, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_teams' });
-    const c = (await message(call)) as { result: { structuredContent: { me: { email: string } } } };
+    const c = (await rpcMessage(call)) as { result: { structuredContent: { me: { email: string } } } };
     assert.equal(c.result.structuredContent.me.email, 'mia.member@northwind.example');
   });
 

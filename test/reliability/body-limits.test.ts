@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { startTestService, type TestService } from '../support/service.ts';
+import { rpcMessageIn } from '../support/mcp-message.ts';
 import { seedDemo } from '../../src/data/seed.ts';
 import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
@@ -37,13 +38,13 @@ function declareHuge(port: number, path: string, type: string, length: number): 
 }
 
 /** POSTs `body` in 16 KB chunks with Transfer-Encoding: chunked (no Content-Length): the server can only count. */
-function postChunked(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function postChunked(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; type: string | null; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { Host: `localhost:${port}`, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? null, body: text }));
     });
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.slice(i, i + 16 * 1024));
@@ -83,8 +84,7 @@ describe('bodies without a declared length are counted while read', () => {
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_teams', arguments: {} } };
     const answer = await postChunked(port, '/mcp', mcp(), JSON.stringify(call));
     assert.equal(answer.status, 200);
-    const text = answer.body.startsWith('{') ? answer.body : answer.body.split('\n').find((l) => l.startsWith('data: '))!.slice(6);
-    const reply = JSON.parse(text) as { id: number; result: { isError?: boolean; structuredContent: { me: { email: string } } } };
+    const reply = rpcMessageIn(answer.body, answer.type) as { id: number; result: { isError?: boolean; structuredContent: { me: { email: string } } } };
     assert.equal(reply.id, 7);
     assert.equal(reply.result.structuredContent.me.email, 'ada.admin@northwind.example');
   });

@@ -13,8 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { MAIN, childEnv } from '../support/cli.ts';
 import { freePort } from '../support/service.ts';
-import { authorizeCode, browserFor, exchangeCode, mcpRequest, pkcePair, refreshTokens, registerClient, type Client, type Tokens } from './support/oauth-flow.ts';
-import type { CookieJar } from '../support/demo-signin.ts';
+import { authorizeCode, browserFor, exchangeCode, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from './support/oauth-flow.ts';
+import { pkcePair } from '../support/pkce.ts';
+import type { CookieJar } from '../support/cookie-jar.ts';
 
 type Chain = { client: Client; tokens: Tokens; /** a refresh was in flight when the process died */ unknown: boolean };
 

@@ -6,13 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { startTestService, type TestService } from '../support/service.ts';
-import { CookieJar } from '../support/demo-signin.ts';
+import { CookieJar } from '../support/cookie-jar.ts';
 import { loadConfig, ConfigError } from '../../src/config/load.ts';
 import { createApp } from '../../src/http/app.ts';
 import { proxyTrust, resolveClientAddress, isCidr } from '../../src/http/client-address.ts';
 import { PAGES } from '../../src/site/pages.ts';
 import { seedDemo } from '../../src/data/seed.ts';
-import { browserFor, pkcePair, registerClient } from './support/oauth-flow.ts';
+import { browserFor, registerClient } from './support/oauth-flow.ts';
+import { pkcePair } from '../support/pkce.ts';
 
 function assertPageHeaders(res: Response, where: string) {
   const csp = res.headers.get('content-security-policy') ?? '';
@@ -94,11 +95,7 @@ describe('security headers on every HTML page', () => {
 
   it('sends the same headers on the refusal page of a personal account', async () => {
     const jar = new CookieJar();
-    const go = async (url: string, init: RequestInit = {}) => {
-      const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
-      jar.store(res);
-      return res;
-    };
+    const go = (url: string, init: RequestInit = {}) => jar.fetch(url, init);
     let url = `${service.baseUrl}/login_google/`;
     let res = await go(url);
     for (let i = 0; i < 10 && res.status >= 300 && res.status < 400; i++) res = await go((url = new URL(res.headers.get('location')!, url).toString()));

@@ -10,7 +10,9 @@ import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '../sup
 import { seedDemo } from '../../src/data/seed.ts';
 import { CACHE_MS } from '../../src/auth-server/verify.ts';
 import { startCluster, type Cluster } from './support/cluster.ts';
-import { authorizeCode, browserFor, exchangeCode, mcpRequest, pkcePair, refreshTokens, registerClient, revokeToken, rpcMessage, type Tokens } from './support/oauth-flow.ts';
+import { authorizeCode, browserFor, exchangeCode, mcpRequest, refreshTokens, registerClient, revokeToken, type Tokens } from './support/oauth-flow.ts';
+import { pkcePair } from '../support/pkce.ts';
+import { rpcMessage } from '../support/mcp-message.ts';
 
 // A Redis database of its own on the shared server, so counters never meet other suites' keys.
 const REDIS_URL = `${process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379'}/11`;

@@ -2,7 +2,7 @@
 // shared ones are never stopped). PostgreSQL stopped under load: /readyz 503, every request
 // answered within 5 s in its protocol's format (503 + Retry-After, never a 500 or a hang), and full
 // recovery without a restart once it is back. Redis stopped: rate limits fall back to per-instance
-// memory with a logged warning, and the service keeps answering.
+// memory with a logged warning (still enforced: 429 past the limit), and the service keeps answering.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
@@ -21,6 +21,8 @@ import { mcpRequest, refreshTokens, registerClient } from './support/oauth-flow.
 import { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from './support/own-dependencies.ts';
 
 const DEADLINE = 5000;
+/** MCP_USER_REQUESTS_PER_MINUTE, small enough for the Redis outage test to reach it. */
+const USER_LIMIT = 6;
 
 async function timed(url: string, init: RequestInit = {}): Promise<{ status: number; body: string; headers: Headers }> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(DEADLINE) });
@@ -35,6 +37,7 @@ describe('dependency outages (own PostgreSQL and Redis)', () => {
   const lines: string[] = [];
   let token = '';
   let refresh = '';
+  let orgId = '';
 
   before(async () => {
     [pg, redis] = await Promise.all([startOwnPostgres(), startOwnRedis()]);
@@ -43,11 +46,13 @@ describe('dependency outages (own PostgreSQL and Redis)', () => {
     const config = loadConfig({
       APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: pg.url, REDIS_URL: redis.url,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-outage-')), HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      MCP_USER_REQUESTS_PER_MINUTE: String(USER_LIMIT),
     });
     const sink = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
     service = await startService(config, pino({ level: 'info' }, sink));
     const db = service.ctx.store.db;
     const org = await createOrganization(db, { name: 'Outage Org', domains: ['outage.example'], license: { plan: 'paid', trialEndsAt: null, seats: 10 } });
+    orgId = org.id;
     const user = await createUser(db, { orgId: org.id, email: 'ops@outage.example', name: 'Ops', role: 'member' });
     const issued = await issueGrantTokens(service.ctx, { userId: user.id, orgId: org.id, clientId: 'outage-client', scopes: ['mcp'], resource: `${base}/mcp` });
     token = issued.accessToken;
@@ -107,17 +112,36 @@ describe('dependency outages (own PostgreSQL and Redis)', () => {
     assert.equal((await registerClient(base)).redirect_uris.length, 1);
   });
 
-  it('falls back to per-instance rate limits with a logged warning while Redis is down', async () => {
+  /** /readyz's answer: the service's status and its rate-limit store's. */
+  const readiness = async () => JSON.parse((await timed(`${base}/readyz`)).body) as { status: string; limits: { status: string } };
+
+  it('falls back to per-instance rate limits, still enforced, with a logged warning while Redis is down', async () => {
     await redis.stop();
-    for (let i = 0; i < 5; i++) {
-      const res = await mcpRequest(base, token, 'ping', {}, 'legacy', i);
-      assert.equal(res.status, 200, `MCP call ${i} while Redis was down: ${res.status}`);
-      await res.body?.cancel();
+    // Once the service has seen the outage, every request below is counted by the memory fallback.
+    let ready = await readiness();
+    for (let i = 0; i < 50 && ready.limits.status !== 'down'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = await readiness();
     }
-    assert.equal((await registerClient(base)).redirect_uris.length, 1);
-    const ready = JSON.parse((await timed(`${base}/readyz`)).body) as { status: string; limits: { status: string } };
-    assert.equal(ready.status, 'ok');
     assert.equal(ready.limits.status, 'down');
+    assert.equal(ready.status, 'ok');
+
+    // A user of its own, so no earlier request counts: the per-user MCP limit still stops it at USER_LIMIT.
+    const user = await createUser(service.ctx.store.db, { orgId, email: 'limited@outage.example', name: 'Limited', role: 'member' });
+    const limited = (await issueGrantTokens(service.ctx, { userId: user.id, orgId, clientId: 'outage-client', scopes: ['mcp'], resource: `${base}/mcp` })).accessToken;
+    const statuses: number[] = [];
+    for (let i = 0; i < USER_LIMIT + 2; i++) {
+      const res = await mcpRequest(base, limited, 'ping', {}, 'legacy', i);
+      statuses.push(res.status);
+      if (res.status === 429) {
+        assert.ok(Number(res.headers.get('retry-after')) > 0, 'a 429 without Retry-After');
+        assert.equal(((await res.json()) as { error: string }).error, 'rate_limited');
+      } else {
+        await res.body?.cancel();
+      }
+    }
+    assert.deepEqual(statuses, [...Array<number>(USER_LIMIT).fill(200), 429, 429], 'MCP calls while Redis was down');
+    assert.equal((await registerClient(base)).redirect_uris.length, 1);
     // The client notices the outage on its next reconnect attempt: the warning may follow the calls.
     const warned = () => lines.some((l) => /redis unreachable: rate limits fall back to per-instance memory/.test(l) && /"level":40/.test(l));
     for (let i = 0; i < 50 && !warned(); i++) await new Promise((r) => setTimeout(r, 100));
@@ -126,7 +150,7 @@ describe('dependency outages (own PostgreSQL and Redis)', () => {
     await redis.start();
     let limits = 'down';
     for (let i = 0; i < 50 && limits !== 'ok'; i++) {
-      limits = (JSON.parse((await timed(`${base}/readyz`)).body) as { limits: { status: string } }).limits.status;
+      limits = (await readiness()).limits.status;
       if (limits !== 'ok') await new Promise((r) => setTimeout(r, 200));
     }
     assert.equal(limits, 'ok', 'shared limits did not resume when Redis came back');

@@ -15,7 +15,9 @@ import { seedDemo } from '../../src/data/seed.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { CACHE_MS } from '../../src/auth-server/verify.ts';
 import { openSecret, ssoSecretContext } from '../../src/crypto/secret-box.ts';
-import { authorizeCode, browserFor, exchangeCode, mcpRequest, pkcePair, refreshTokens, registerClient, revokeToken, rpcMessage, tokenRequest, type Tokens } from './support/oauth-flow.ts';
+import { authorizeCode, browserFor, exchangeCode, mcpRequest, refreshTokens, registerClient, revokeToken, tokenRequest, type Tokens } from './support/oauth-flow.ts';
+import { pkcePair } from '../support/pkce.ts';
+import { rpcMessage } from '../support/mcp-message.ts';
 
 const SECRET_FIELDS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret', 'registration_access_token', 'code', 'device_code']);
 

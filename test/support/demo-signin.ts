@@ -1,6 +1,7 @@
 // Signs in through the built-in demo identity provider over plain HTTP (a cookie jar and form
 // posts, no browser), the way a browser would: start path → demo sign-in page → callback.
 // Other suites use this to get a signed-in browser's Cookie header. Keep the signature stable.
+import { CookieJar } from './cookie-jar.ts';
 
 export type DemoSignInOptions = {
   /** Which demo issuer to use (default: google). */
@@ -21,26 +22,6 @@ export class DemoSignInError extends Error {
   }
 }
 
-/** A minimal cookie jar for one origin (paths ignored: every cookie is sent everywhere, harmlessly). */
-export class CookieJar {
-  readonly cookies = new Map<string, string>();
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const eq = pair.indexOf('=');
-      if (eq < 1) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attributes.some((a) => /^\s*expires=thu, 01 jan 1970/i.test(a));
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header(filter: (name: string) => boolean = () => true): string {
-    return [...this.cookies].filter(([name]) => filter(name)).map(([n, v]) => `${n}=${v}`).join('; ');
-  }
-}
-
 const OURS = (name: string) => /^(__Host-)?aas_/.test(name);
 const attr = (html: string, pattern: RegExp) => pattern.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? null;
 
@@ -56,11 +37,6 @@ export async function signInAsDemoUser(baseUrl: string, email: string, returnTo?
   if (returnTo) startUrl.searchParams.set('return_to', returnTo);
   if (options.source !== undefined) startUrl.searchParams.set('source', options.source);
 
-  const request = async (url: URL, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
-    jar.store(response);
-    return response;
-  };
   const refusal = async (response: Response, step: string) => {
     const body = await response.text();
     const reason = attr(body, /data-reason="([^"]+)"/);
@@ -69,10 +45,10 @@ export async function signInAsDemoUser(baseUrl: string, email: string, returnTo?
 
   // 1. Start, and follow redirects to the demo provider's sign-in page.
   let url = startUrl;
-  let response = await request(url);
+  let response = await jar.fetch(url);
   for (let hops = 0; response.status >= 300 && response.status < 400 && hops < 10; hops++) {
     url = new URL(response.headers.get('location') ?? '', url);
-    response = await request(url);
+    response = await jar.fetch(url);
   }
   if (response.status !== 200) throw await refusal(response, 'the start');
   const page = await response.text();
@@ -82,7 +58,7 @@ export async function signInAsDemoUser(baseUrl: string, email: string, returnTo?
 
   // 2. Submit the email, then follow redirects through the provider to our callback.
   url = new URL(action, url);
-  response = await request(url, {
+  response = await jar.fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ email, csrf_token: csrf }).toString(),
@@ -97,7 +73,7 @@ export async function signInAsDemoUser(baseUrl: string, email: string, returnTo?
       return cookie;
     }
     url = next;
-    response = await request(url);
+    response = await jar.fetch(url);
   }
   // A page instead of a redirect: a refusal, or the trial-expired page (which still signs in).
   if (response.status === 403 && jar.header(OURS).includes('aas_session=')) {

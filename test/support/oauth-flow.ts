@@ -1,7 +1,8 @@
 // A token obtained the way a real client obtains one: dynamic registration, an authorization
 // request with PKCE, demo sign-in and consent (over plain HTTP), and the code exchange.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { approveHeadless } from '../clients/support/headless.ts';
+import { pkcePair } from './pkce.ts';
 
 export type FlowTokens = { access_token: string; refresh_token: string; client_id: string };
 
@@ -14,7 +15,7 @@ export async function tokenThroughOAuth(baseUrl: string, email: string): Promise
   });
   if (registered.status !== 201) throw new Error(`registration answered ${registered.status}`);
   const { client_id } = (await registered.json()) as { client_id: string };
-  const verifier = randomBytes(32).toString('base64url');
+  const { verifier, challenge } = pkcePair();
   const authorize = new URL('/oauth/authorize', baseUrl);
   for (const [k, v] of Object.entries({
     response_type: 'code',
@@ -22,7 +23,7 @@ export async function tokenThroughOAuth(baseUrl: string, email: string): Promise
     redirect_uri: redirectUri,
     scope: 'mcp',
     state: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge: challenge,
     code_challenge_method: 'S256',
     resource: `${baseUrl}/mcp`,
   })) authorize.searchParams.set(k, v);

@@ -2,33 +2,24 @@
 // done over plain HTTP: demo sign-in (a cookie jar and form posts), then the consent page's
 // "Approve". Returns the URL the browser would be sent to (the client's redirect URI with
 // code, state and iss) without following it, so each client receives it its own way.
-import { CookieJar, signInAsDemoUser } from '../../support/demo-signin.ts';
+import { CookieJar } from '../../support/cookie-jar.ts';
+import { signInAsDemoUser } from '../../support/demo-signin.ts';
 
 export type Approval = { callback: URL; consentPage: string };
 
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1]?.replaceAll('&amp;', '&');
 
-async function browse(jar: CookieJar, url: URL | string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
-  jar.store(res);
-  return res;
-}
-
 /** Signs `email` in through the demo identity provider, then approves the consent page for `authorizationUrl`. */
 export async function approveHeadless(authorizationUrl: URL | string, email: string): Promise<Approval> {
   const url = new URL(authorizationUrl);
-  const jar = new CookieJar();
-  for (const pair of (await signInAsDemoUser(url.origin, email)).split('; ')) {
-    const eq = pair.indexOf('=');
-    jar.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  const page = await browse(jar, url);
+  const jar = CookieJar.from(await signInAsDemoUser(url.origin, email));
+  const page = await jar.fetch(url);
   if (page.status !== 200) throw new Error(`authorize answered HTTP ${page.status} (${page.headers.get('location') ?? (await page.text()).slice(0, 300)})`);
   const consentPage = await page.text();
   const request = hidden(consentPage, 'request');
   const csrf = hidden(consentPage, 'csrf_token');
   if (!request || !csrf) throw new Error('authorize did not show a consent form');
-  const approved = await browse(jar, new URL('/oauth/consent', url), {
+  const approved = await jar.fetch(new URL('/oauth/consent', url), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ request, csrf_token: csrf, decision: 'approve' }).toString(),

@@ -1,9 +1,10 @@
 // A small local OpenID issuer standing in for an outside provider (an SSO tenant, or Microsoft via
 // a fetch that maps login.microsoftonline.com here). Each test decides what the next ID token
 // looks like, so the relying party's checks (iss, aud, exp, nonce, tid) can be proven to refuse.
-import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { s256 } from '../../support/pkce.ts';
 
 export type NextToken = {
   /** Overrides of the ID token's claims (e.g. a wrong `iss`, `aud` or `nonce`). */
@@ -88,7 +89,7 @@ export async function startFakeIssuer(options: FakeIssuerOptions = {}): Promise<
       const grant = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
-      if (!grant || createHash('sha256').update(verifier).digest('base64url') !== grant.challenge) return json(400, { error: 'invalid_grant' });
+      if (!grant || s256(verifier) !== grant.challenge) return json(400, { error: 'invalid_grant' });
       if (form.get('client_id') !== fake.clientId || form.get('client_secret') !== fake.clientSecret) return json(401, { error: 'invalid_client' });
       const at = Math.floor(Date.now() / 1000);
       const claims = { iss: fake.issuer, aud: fake.clientId, iat: at, exp: at + 300, nonce: grant.nonce, ...fake.account, ...fake.next.claims };

@@ -2,7 +2,7 @@
 import { sealSecret, ssoSecretContext } from '../../../src/crypto/secret-box.ts';
 import { createOrganization, setSso, type Organization } from '../../../src/store/organizations.ts';
 import type { TestService } from '../../support/service.ts';
-import { CookieJar } from '../../support/demo-signin.ts';
+import type { CookieJar } from '../../support/cookie-jar.ts';
 import type { FakeIssuer } from './fake-issuer.ts';
 
 export async function ssoOrganization(service: TestService, fake: FakeIssuer, domain: string): Promise<Organization> {
@@ -21,15 +21,9 @@ export async function ssoOrganization(service: TestService, fake: FakeIssuer, do
   return org;
 }
 
-export async function get(jar: CookieJar, url: string | URL): Promise<Response> {
-  const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } });
-  jar.store(response);
-  return response;
-}
-
 /** Starts SSO sign-in for `email`; returns the callback URL the fake issuer redirected to. */
 export async function ssoCallbackUrl(service: TestService, jar: CookieJar, email: string): Promise<URL> {
-  const start = await get(jar, `${service.baseUrl}/login_sso/?email=${encodeURIComponent(email)}`);
+  const start = await jar.fetch(`${service.baseUrl}/login_sso/?email=${encodeURIComponent(email)}`);
   if (start.status !== 302) throw new Error(`SSO start answered ${start.status}`);
   const authorize = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
   return new URL(authorize.headers.get('location') ?? '');

@@ -38,6 +38,23 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(!max.agents.some((a) => a.visibility === 'personal'), 'a teammate\'s personal agent stays private');
     });
 
+    it('shows a team agent to the members of its team and to no one outside it', async () => {
+      const teamAgent = ok<Out>('list_agents', await s.call(EMAILS.mia, 'list_agents', { limit: 100 })).agents.find((a) => a.visibility === 'team');
+      assert.ok(teamAgent, 'Mia sees her team\'s agent');
+      const teams = ok<{ teams: { name: string; members: { email: string }[] | null }[] }>('get_teams', await s.call(EMAILS.ada, 'get_teams')).teams;
+      const east = teams.find((t) => t.name === 'Enterprise East')?.members?.map((m) => m.email) ?? [];
+      const west = teams.find((t) => t.name === 'Enterprise West')?.members?.map((m) => m.email) ?? [];
+      const outsider = west.find((email) => !east.includes(email));
+      assert.ok(outsider, 'a member of another team');
+      const sees = async (email: string) => ok<Out>('list_agents', await s.call(email, 'list_agents', { limit: 100 })).agents.some((a) => a.template_id === teamAgent.template_id);
+      for (const member of [EMAILS.max, EMAILS.vic]) {
+        assert.ok(east.includes(member));
+        assert.equal(await sees(member), true, `${member} belongs to the team`);
+      }
+      // domain.md: agents are org-visible + the teams the user belongs to + own personal, for every role.
+      for (const email of [outsider, EMAILS.ada]) assert.equal(await sees(email), false, `${email} is outside the team`);
+    });
+
     it('filters by category and methodology and pages with a cursor', async () => {
       const q = ok<Out>('list_agents', await s.call(EMAILS.ada, 'list_agents', { category: 'qualification', methodology: 'bant' }));
       assert.deepEqual(q.agents.map((a) => a.methodology), ['BANT']);

@@ -23,18 +23,44 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(out.reports.some((r) => r.generated_by?.name === 'Weekly Pipeline Report'));
     });
 
-    it('pages without repeats and filters by team, period and text', async () => {
-      const seen: string[] = [];
+    /** Every report `email` gets for `args`, following next_cursor to the end. */
+    async function allReports(email: string, args: Record<string, unknown>, limit = 100): Promise<Report[]> {
+      const reports: Report[] = [];
       let cursor: string | null = null;
       do {
-        const page: Out = ok<Out>('list_reports', await s.call(EMAILS.ada, 'list_reports', { limit: 10, ...(cursor ? { cursor } : {}) }));
-        seen.push(...page.reports.map((r) => r.report_id));
+        const page: Out = ok<Out>('list_reports', await s.call(email, 'list_reports', { ...args, limit, ...(cursor ? { cursor } : {}) }));
+        reports.push(...page.reports);
         cursor = page.next_cursor;
       } while (cursor);
+      return reports;
+    }
+
+    it('pages without repeats and filters by period and title text', async () => {
+      const seen = (await allReports(EMAILS.ada, {}, 10)).map((r) => r.report_id);
+      assert.ok(seen.length > 10, 'more than one page');
       assert.equal(new Set(seen).size, seen.length);
       const team = ok<Out>('list_reports', await s.call(EMAILS.max, 'list_reports', { q: 'Enterprise East', period_start: '2026-10-01', period_end: '2026-10-31' }));
       assert.ok(team.reports.length > 0);
       assert.ok(team.reports.every((r) => r.title.includes('Enterprise East') && r.period.end >= '2026-10-01' && r.period.start <= '2026-10-31'));
+    });
+
+    it('filters by team_id: only that team\'s reports, none of another team the caller also sees', async () => {
+      const teams = ok<{ teams: { team_id: string; name: string }[] }>('get_teams', await s.call(EMAILS.max, 'get_teams', { include_members: false })).teams;
+      const east = teams.find((t) => t.name === 'Enterprise East')!;
+      const strategic = teams.find((t) => t.name === 'Strategic Accounts')!;
+      // Unfiltered, the manager of Enterprise East also sees its sub-team's and the organization's reports.
+      const all = await allReports(EMAILS.max, {});
+      const otherTeams = all.filter((r) => r.team?.team_id === strategic.team_id);
+      assert.ok(otherTeams.length > 0, 'a Strategic Accounts report is visible without the filter');
+      assert.ok(all.some((r) => r.team === null), 'an organization-wide report is visible without the filter');
+
+      const filtered = await allReports(EMAILS.max, { team_id: east.team_id });
+      assert.ok(filtered.length > 0);
+      assert.ok(filtered.every((r) => r.team?.team_id === east.team_id), `a report of another team: ${JSON.stringify(filtered.find((r) => r.team?.team_id !== east.team_id))}`);
+      const ids = new Set(filtered.map((r) => r.report_id));
+      assert.ok(!otherTeams.some((r) => ids.has(r.report_id)), 'a Strategic Accounts report passed the Enterprise East filter');
+      // Nothing of the team is dropped: the filter returns exactly the team's visible reports.
+      assert.deepEqual([...ids].sort(), all.filter((r) => r.team?.team_id === east.team_id).map((r) => r.report_id).sort());
     });
 
     it('shows a member their own private report but not a teammate\'s', async () => {

@@ -10,7 +10,8 @@ import { createUser } from '../../../src/store/users.ts';
 import { tools } from '../../../src/mcp/tools/index.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 import { signInAsDemoUser } from '../../support/demo-signin.ts';
-import { mcpRequest, registerClient, rpcMessage, type Client } from '../support/oauth-flow.ts';
+import { mcpRequest, registerClient, type Client } from '../support/oauth-flow.ts';
+import { rpcMessage } from '../../support/mcp-message.ts';
 
 export type Fixture = {
   service: TestService;

@@ -6,7 +6,8 @@ import type { Fixture } from './fixture.ts';
 import { send, Unsendable, type FuzzRequest } from './http.ts';
 import type { Endpoint } from './oauth.ts';
 
-export type FuzzStats = { endpoint: string; cases: number; unsendable: number; byStatus: Record<number, number>; maxMs: number };
+/** `generated`: requests fast-check produced; `cases`: those sent, answered and checked. */
+export type FuzzStats = { endpoint: string; generated: number; cases: number; unsendable: number; byStatus: Record<number, number>; maxMs: number };
 
 function headBytes(req: FuzzRequest): number {
   return req.path.length + Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + Buffer.byteLength(v) + 4, 0);
@@ -18,8 +19,9 @@ function describe(req: FuzzRequest): string {
 }
 
 export async function fuzzEndpoint(f: Fixture, endpoint: Endpoint, options: { numRuns: number; seed?: number }): Promise<FuzzStats> {
-  const stats: FuzzStats = { endpoint: endpoint.name, cases: 0, unsendable: 0, byStatus: {}, maxMs: 0 };
+  const stats: FuzzStats = { endpoint: endpoint.name, generated: 0, cases: 0, unsendable: 0, byStatus: {}, maxMs: 0 };
   const property = fc.asyncProperty(endpoint.arbitrary(f), async (req: FuzzRequest) => {
+    stats.generated += 1;
     let res;
     try {
       res = await send(f.base, req);

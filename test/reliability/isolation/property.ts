@@ -8,7 +8,8 @@ import type { TestService } from '../../support/service.ts';
 import { issueGrantTokens } from '../../../src/auth-server/index.ts';
 import { tools } from '../../../src/mcp/tools/index.ts';
 import { z } from 'zod';
-import { mcpRequest, rpcMessage } from '../support/oauth-flow.ts';
+import { mcpRequest } from '../support/oauth-flow.ts';
+import { rpcMessage } from '../../support/mcp-message.ts';
 import { loadSnapshot, visibilityOf as computeVisibility, type Snapshot, type Visibility } from './oracle.ts';
 
 const memo = new WeakMap<Snapshot, Map<string, Visibility>>();

@@ -2,18 +2,14 @@
 // round-robin proxy in front of several): register → demo sign-in → authorize → consent → code →
 // token → refresh → revoke, and raw MCP calls in both eras. Each step returns what it saw so
 // tests can assert on every secret that crossed the wire.
-import { createHash, randomBytes } from 'node:crypto';
-import { CookieJar, signInAsDemoUser } from '../../support/demo-signin.ts';
+import { CookieJar } from '../../support/cookie-jar.ts';
+import { signInAsDemoUser } from '../../support/demo-signin.ts';
+import { pkcePair } from '../../support/pkce.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
 
 export type Client = { client_id: string; client_secret?: string; registration_access_token?: string; redirect_uris: string[] };
 export type Tokens = { access_token: string; refresh_token: string; expires_in: number; scope: string };
-
-export function pkcePair() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 export async function registerClient(base: string, metadata: Record<string, unknown> = {}): Promise<Client> {
   const res = await fetch(`${base}/oauth/register`, {
@@ -27,19 +23,7 @@ export async function registerClient(base: string, metadata: Record<string, unkn
 
 /** A signed-in browser: the demo sign-in's cookies in a jar that keeps later Set-Cookies. */
 export async function browserFor(base: string, email: string): Promise<CookieJar> {
-  const cookie = await signInAsDemoUser(base, email);
-  const jar = new CookieJar();
-  for (const pair of cookie.split('; ')) {
-    const eq = pair.indexOf('=');
-    jar.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  return jar;
-}
-
-async function browse(jar: CookieJar, url: string, init: RequestInit = {}): Promise<Response> {
-  const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: jar.header() } });
-  jar.store(res);
-  return res;
+  return CookieJar.from(await signInAsDemoUser(base, email));
 }
 
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1]?.replaceAll('&amp;', '&');
@@ -51,14 +35,14 @@ const hidden = (page: string, name: string) => new RegExp(`name="${name}" value=
 export async function authorizeCode(bases: string[] | string, jar: CookieJar, client: Client, challenge: string, state = 'st'): Promise<{ code: string; location: URL }> {
   const at = (i: number) => (Array.isArray(bases) ? bases[i % bases.length]! : bases);
   const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, code_challenge: challenge, code_challenge_method: 'S256', state, scope: 'mcp' });
-  const page = await browse(jar, `${at(0)}/oauth/authorize?${query}`);
+  const page = await jar.fetch(`${at(0)}/oauth/authorize?${query}`);
   let location = page.headers.get('location');
   if (page.status === 200) {
     const html = await page.text();
     const request = hidden(html, 'request');
     const csrf = hidden(html, 'csrf_token');
     if (!request || !csrf) throw new Error('authorize: no consent form on the page');
-    const res = await browse(jar, `${at(1)}/oauth/consent`, {
+    const res = await jar.fetch(`${at(1)}/oauth/consent`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ request, csrf_token: csrf, decision: 'approve' }).toString(),
@@ -124,15 +108,4 @@ export async function mcpRequest(base: string, token: string, method: string, pa
     headers['mcp-protocol-version'] = '2025-06-18';
   }
   return fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
-}
-
-/** The JSON-RPC message in a response, whether sent as JSON or as one SSE event. */
-export async function rpcMessage(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').find((l) => l.startsWith('data: '));
-    if (!data) throw new Error(`no SSE data event in: ${text.slice(0, 200)}`);
-    return JSON.parse(data.slice('data: '.length)) as Record<string, unknown>;
-  }
-  return JSON.parse(text) as Record<string, unknown>;
 }
