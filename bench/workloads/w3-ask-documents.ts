@@ -7,15 +7,23 @@ import type { CaseResult } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { ensureDataset, postgresReachable, type Dialect } from '../lib/datasets.ts';
 import { queryDataset } from '../lib/sql.ts';
+import type { Load } from '../lib/compare.ts';
+import type { Running } from '../lib/proc.ts';
 import { anchor, serviceContender, toolLoad } from './contenders.ts';
+import { parseReply } from '../lib/mcp-requests.ts';
 import { notRun, pending, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
 import { verdict } from './w2-transcript.ts';
 
 const CONNECTIONS = 8;
 const ERA = '2026-07-28' as const;
-const QUESTION = 'How should we handle pricing objections when the buyer compares us with Gong?';
+/**
+ * A question the demo corpus answers (Forecastly is one of its competitors), so the measured path
+ * is retrieval, reranking and a cited answer. The earlier question named a competitor no document
+ * mentions and measured the quick "not found" path instead.
+ */
+const QUESTION = 'How should we handle pricing objections when the buyer compares us with Forecastly?';
 /** The question's content words (what any term extraction keeps of it). */
-const TERMS = ['pricing', 'objections', 'buyer', 'compares', 'gong'];
+const TERMS = ['pricing', 'objections', 'buyer', 'compares', 'forecastly'];
 const FTS5_MATCH = TERMS.map((t) => `"${t}"`).join(' OR ');
 const WEBSEARCH = TERMS.join(' or ');
 /** Candidates the anchor fetches (ask_documents asked the index for max(30, 6 × top_k) when this was written). */
@@ -34,6 +42,14 @@ const POSTGRES_FTS = `select c.document_id, c.idx, c.heading, c.text, d.title, d
   order by rank desc, c.document_id, c.idx limit ${CANDIDATES}`;
 
 const GOAL_MS: Record<number, number> = { 10_000: 50, 100_000: 150 };
+
+/** Before measuring: the question must be answered from passages, or the case measures the wrong path. */
+async function probeGrounded(running: Running, load: Load): Promise<void> {
+  const res = await fetch(running.url + load.path, { method: load.method, headers: load.headers, body: load.body, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  const reply = parseReply(res.headers.get('content-type'), text);
+  if (res.status !== 200 || reply.result?.structuredContent?.grounded !== true) throw new Error(`ask_documents probe is not a grounded answer: ${text.slice(0, 300)}`);
+}
 
 export const w3: Workload = {
   id: 'W3',
@@ -65,7 +81,7 @@ export const w3: Workload = {
               title: `${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${documents.toLocaleString('en-US')} documents`,
               connections: CONNECTIONS,
               contenders: [
-                serviceContender('service', 'service ask_documents', dataset, env.options.dataDir, (_r, bearer) => toolLoad(ERA, 'ask_documents', { question: QUESTION }, bearer)),
+                { ...serviceContender('service', 'service ask_documents', dataset, env.options.dataDir, (_r, bearer) => toolLoad(ERA, 'ask_documents', { question: QUESTION }, bearer)), probe: probeGrounded },
                 anchor('raw-fts', 'raw full-text query', 'bench/anchors/raw-sql.ts', { method: 'POST', path: '/', headers: {}, body: '' }, {
                   DATABASE_URL: dataset.databaseUrl,
                   BENCH_SQL: sqlText,
