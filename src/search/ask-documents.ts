@@ -8,6 +8,7 @@ import { clip, excerpt, MIN_COVERAGE, pickStatements, rerank, sentencesOf, weigh
 import { planRetrieval } from './retrieval-plan.ts';
 import { sectionAt } from './chunking.ts';
 import { documentIndex, type SearchHit, type SearchScope } from './document-index.ts';
+import { cachedFrequencies } from './frequency-cache.ts';
 import { documentSources } from './documents.ts';
 import { queryTerms, termGroups, wordStems } from './query-terms.ts';
 import { visibleDocuments } from './scope-sql.ts';
@@ -175,7 +176,7 @@ export async function askDocuments(store: Store, principal: Principal, args: Ask
   const groups = termGroups(terms);
   // A word found in FREQUENCY_CAP passages or more is common: its weight is estimated as if it
   // were in a tenth of them (or the cap, if more), which keeps counting bounded on large corpora.
-  const counted = await index.frequencies(scope, groups, FREQUENCY_CAP);
+  const counted = await cachedFrequencies(store.db, index, scope, counts, groups, FREQUENCY_CAP);
   const frequencies = counted.map((n) => (n >= FREQUENCY_CAP ? Math.max(n, Math.ceil(counts.passages / 10)) : n));
   const weighted = weighTerms(groups, frequencies, counts.passages);
   const absent = groups.filter((_, i) => (frequencies[i] ?? 0) === 0).map((g) => g[0]);

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { askDocuments, AskDocumentsInput, AskDocumentsOutput, NOT_FOUND, renderAskDocuments } from '../../src/search/index.ts';
 import { dialectsUnderTest } from '../support/databases.ts';
-import { openSearchFixture, type SearchFixture } from './fixture.ts';
+import { NOW, openSearchFixture, type SearchFixture } from './fixture.ts';
+import { deleteDocument, indexDocument } from '../../src/search/documents.ts';
 
 const ask = (f: SearchFixture, principal: ReturnType<SearchFixture['member']>, input: Record<string, unknown>) =>
   askDocuments(f.store, principal, AskDocumentsInput.parse(input));
@@ -79,6 +80,32 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(out.citations, []);
       assert.ok(out.answer_md.startsWith(NOT_FOUND));
       assert.ok(out.documents_searched > 100);
+    });
+
+    it('should see a document added or removed after an earlier question at once (reused word counts follow the index)', async () => {
+      const question = { question: 'What does the quokka escalation checklist require?' };
+      const before = await ask(f, f.member(), question);
+      assert.equal(before.grounded, false);
+      assert.match(before.answer_md, /No visible document mentions: [^.]*quokka/);
+      const { id } = await indexDocument(f.store, {
+        orgId: f.northwind.orgId,
+        title: 'Quokka escalation checklist',
+        source: 'upload',
+        url: 'https://docs.example.com/quokka-escalation',
+        lastModified: NOW,
+        visibility: 'org',
+        body: '# Quokka escalation checklist\n\nThe quokka escalation checklist requires a named executive sponsor and a written recovery plan within two days.',
+      });
+      try {
+        const added = await ask(f, f.member(), question);
+        assert.equal(added.grounded, true, added.answer_md);
+        assert.ok(added.citations.some((c) => c.document_id === id));
+      } finally {
+        await deleteDocument(f.store, f.northwind.orgId, id);
+      }
+      const removed = await ask(f, f.member(), question);
+      assert.equal(removed.grounded, false);
+      assert.ok(removed.citations.every((c) => c.document_id !== id));
     });
 
     it('should number citations 1..n and cite only sentences that are in the cited passage', async () => {
