@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './context.ts';
 import { isStoreUnavailable } from '../store/errors.ts';
-import { HTML, JSON_TYPE, negotiate } from '../site/negotiate.ts';
+import { HTML, JSON_TYPE, negotiate } from './negotiate.ts';
 import { html, renderPage, type Html } from './html.ts';
 
 export class HttpError extends Error {

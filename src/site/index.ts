@@ -8,7 +8,7 @@ import { STYLESHEET_PATH } from '../http/html.ts';
 import { hostRouting } from './hosts.ts';
 import { renderLlmsTxt } from './llms-txt.ts';
 import { aiCatalog, serverCard, serverJson, SERVER_CARD_MEDIA_TYPE } from './mcp-manifest.ts';
-import { prefersMarkdown } from './negotiate.ts';
+import { prefersMarkdown } from '../http/negotiate.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { fill, markdownPath, PAGES, pageSource, placeholders, type PageDefinition } from './pages.ts';
 import { HTML_PAGE_HEADERS, renderSitePage } from './render.ts';

@@ -3,7 +3,7 @@
 // API paths keep their protocol's format: OAuth JSON under /oauth/, JSON-RPC under /mcp.
 import type { Context } from 'hono';
 import type { Config } from '../config/load.ts';
-import { HTML, JSON_TYPE, MARKDOWN, negotiate } from './negotiate.ts';
+import { HTML, JSON_TYPE, MARKDOWN, negotiate } from '../http/negotiate.ts';
 import { PAGES } from './pages.ts';
 import { HTML_PAGE_HEADERS, renderSitePage } from './render.ts';
 import { sendDocument } from './respond.ts';

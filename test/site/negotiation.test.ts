@@ -2,7 +2,7 @@
 // charset, Vary: Accept on both, distinct ETags, If-None-Match → 304, only GET and HEAD negotiate.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { negotiate, prefersMarkdown } from '../../src/site/negotiate.ts';
+import { negotiate, prefersMarkdown } from '../../src/http/negotiate.ts';
 import { PAGES, markdownPath } from '../../src/site/pages.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
