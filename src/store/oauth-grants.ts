@@ -110,20 +110,23 @@ export async function insertAccessToken(db: Kysely<Database>, t: AccessTokenRow)
 
 export type LiveAccessToken = { grant: Grant; scope: string; expiresAt: number };
 
-/** The access token under this hash if it, and its grant, are live at `at`. */
-export async function findLiveAccessToken(db: Kysely<Database>, tokenHash: string, at: number): Promise<LiveAccessToken | undefined> {
-  const row = await db
+// A disabled user's token stays a valid token: the MCP endpoint refuses it with a 403 that says
+// the account is disabled (AS-51 / issue 5), and refresh refuses its grant.
+const findLiveAccessTokenStatement = prepare((db, $) =>
+  db
     .selectFrom('oauth_access_tokens as t')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 't.org_id').onRef('g.id', '=', 't.grant_id'))
     .selectAll('g')
     .select(['t.scope as token_scope', 't.expires_at as token_expires_at'])
-    .where('t.token_hash', '=', tokenHash)
+    .where('t.token_hash', '=', $<string>(0))
     .where('t.revoked_at', 'is', null)
-    .where('t.expires_at', '>', at)
-    .where('g.revoked_at', 'is', null)
-    // A disabled user's token stays a valid token: the MCP endpoint refuses it with a 403 that
-    // says the account is disabled (AS-51 / issue 5), and refresh refuses its grant.
-    .executeTakeFirst();
+    .where('t.expires_at', '>', $<number>(1))
+    .where('g.revoked_at', 'is', null),
+);
+
+/** The access token under this hash if it, and its grant, are live at `at`. */
+export async function findLiveAccessToken(db: Kysely<Database>, tokenHash: string, at: number): Promise<LiveAccessToken | undefined> {
+  const [row] = (await findLiveAccessTokenStatement.execute(db, tokenHash, at)).rows;
   return row && { grant: toGrant(row), scope: row.token_scope, expiresAt: row.token_expires_at };
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Database, OrganizationsTable } from './schema.ts';
 import { newId, now } from './ids.ts';
 import { uniquely } from './errors.ts';
+import { prepare } from './prepared.ts';
 
 export type License = { plan: 'trial' | 'paid' | 'expired'; trialEndsAt: number | null; seats: number | null };
 export type SsoSettings = { issuer: string; clientId: string; clientSecretEncrypted: string; domains: string[] };
@@ -96,8 +97,10 @@ export async function createOrganization(db: Kysely<Database>, input: NewOrganiz
 const toOrganization = (row: OrganizationsTable, domains: string[]): Organization => ({ ...toRecord(row), domains });
 
 /** One query, no domains: for the paths that only check a license or read settings (sign-in, bearer). */
+const findOrganizationStatement = prepare((db, $) => db.selectFrom('organizations').selectAll().where('id', '=', $<string>(0)));
+
 export async function findOrganizationRecord(db: Kysely<Database>, id: string): Promise<OrganizationRecord | undefined> {
-  const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = (await findOrganizationStatement.execute(db, id)).rows;
   return row && toRecord(row);
 }
 

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { newId, now } from './ids.ts';
 import { uniquely } from './errors.ts';
+import { prepare } from './prepared.ts';
 
 export type Team = { id: string; orgId: string; name: string; parentTeamId: string | null };
 export type TeamMember = { teamId: string; userId: string; isManager: boolean };
@@ -42,8 +43,10 @@ export async function listTeamMembers(db: Kysely<Database>, orgId: string, teamI
   return rows.map((r) => ({ teamId: r.team_id, userId: r.user_id, isManager: r.is_manager === 1 }));
 }
 
+const teamIdsOfUserStatement = prepare((db, $) => db.selectFrom('team_members').select('team_id').where('org_id', '=', $<string>(0)).where('user_id', '=', $<string>(1)).orderBy('team_id'));
+
 export async function teamIdsOfUser(db: Kysely<Database>, orgId: string, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('team_members').select('team_id').where('org_id', '=', orgId).where('user_id', '=', userId).orderBy('team_id').execute();
+  const { rows } = await teamIdsOfUserStatement.execute(db, orgId, userId);
   return rows.map((r) => r.team_id);
 }
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Role, UsersTable, UserStatus } from './schema.ts';
 import { newId, now } from './ids.ts';
 import { uniquely } from './errors.ts';
+import { prepare } from './prepared.ts';
 
 export type { Role, UserStatus };
 
@@ -66,8 +67,11 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
   return toUser(row);
 }
 
+// Every request whose principal is not cached reads these: built once (store/prepared.ts).
+const findUserStatement = prepare((db, $) => db.selectFrom('users').selectAll().where('org_id', '=', $<string>(0)).where('id', '=', $<string>(1)));
+
 export async function findUser(db: Kysely<Database>, orgId: string, id: string): Promise<User | undefined> {
-  const row = await db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const [row] = (await findUserStatement.execute(db, orgId, id)).rows;
   return row && toUser(row);
 }
 
