@@ -17,6 +17,9 @@ export class ClientMetadataError extends Error {
 
 /** Whether this client_id names a metadata document this server would fetch. */
 export function metadataDocumentUrl(ctx: AppContext, clientId: string): URL | undefined {
+  // The URL must serialize back to the client_id exactly, so its scheme is written in lower case:
+  // our own `cli_…` ids (every token request) are told apart without parsing.
+  if (!clientId.startsWith('https://') && !clientId.startsWith('http://')) return undefined;
   let url: URL;
   try {
     url = new URL(clientId);
