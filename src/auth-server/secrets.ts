@@ -1,7 +1,7 @@
 // Opaque credentials with typed prefixes, 256 bits of randomness each (AS-23), stored only as an
 // HMAC-SHA-256 under config.secrets.hash. base64url keeps them to unreserved characters, so naive
 // Basic-auth clients that skip form-encoding still work (AS-36).
-import { randomBytes } from 'node:crypto';
+import { randomPooled } from '../crypto/random.ts';
 import { keyedHash as keyedHashOfParts } from '../crypto/keyed-hash.ts';
 
 export const PREFIXES = {
@@ -16,7 +16,7 @@ export const PREFIXES = {
 export type SecretKind = keyof typeof PREFIXES;
 
 export function newSecret(kind: SecretKind): string {
-  return PREFIXES[kind] + randomBytes(32).toString('base64url');
+  return PREFIXES[kind] + randomPooled(32).toString('base64url');
 }
 
 /** True when the value carries the kind's prefix and the right length (cheap pre-check before a lookup). */

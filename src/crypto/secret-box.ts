@@ -1,6 +1,7 @@
 // Secrets at rest (SSO client secrets, the refresh grace response): AES-256-GCM under config.secrets.encryptionKey, a fresh
 // 96-bit IV per value (NIST SP 800-38D §8.2). Format: `v1.<iv>.<tag>.<ciphertext>`, base64url.
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { randomPooled } from './random.ts';
 
 // A raw key Buffer is imported into a KeyObject on every cipher (~10 µs of a ~18 µs seal): import once.
 const keyObjects = new WeakMap<Buffer, KeyObject>();
@@ -11,7 +12,7 @@ function keyObject(key: Buffer): KeyObject {
 }
 
 export function sealSecret(key: Buffer, plaintext: string, context: string): string {
-  const iv = randomBytes(12);
+  const iv = randomPooled(12);
   const cipher = createCipheriv('aes-256-gcm', keyObject(key), iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -1,10 +1,10 @@
 // Keyed hashes and random values for identity secrets. Session ids, upstream `state` values and the
 // browser binding are stored only as HMAC-SHA-256 under config.secrets.hash.
-import { randomBytes } from 'node:crypto';
+import { randomPooled } from '../crypto/random.ts';
 import { keyedHash as keyedHashOfParts } from '../crypto/keyed-hash.ts';
 
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return randomPooled(bytes).toString('base64url');
 }
 
 /** The purpose keeps one value's hashes apart across uses (a session id never matches a state). */

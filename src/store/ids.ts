@@ -1,5 +1,5 @@
 // Ids and times are made in TypeScript, never by the database (portable across dialects).
-import { randomBytes } from 'node:crypto';
+import { randomPooled } from '../crypto/random.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
@@ -28,7 +28,7 @@ export function newId(prefix: string, at: number = Date.now()): string {
   const view = new DataView(bytes.buffer);
   view.setUint16(0, Math.floor(at / 2 ** 32));
   view.setUint32(2, at >>> 0);
-  bytes.set(randomBytes(10), 6);
+  bytes.set(randomPooled(10), 6);
   return `${prefix}_${base32(bytes)}`;
 }
 
