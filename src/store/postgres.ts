@@ -13,21 +13,38 @@ const INT8_OID = 20;
  * connection parse it once and, after a few executions, reuse a generic plan. Only plain DML is
  * named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
  * `in (…)` lists of different lengths are different texts), so server memory stays bounded.
+ *
+ * A schema change (another instance migrating during a rolling deploy) makes PostgreSQL refuse a
+ * prepared `select *` whose columns changed ("cached plan must not change result type"), on every
+ * later execution. Such a statement is deallocated, never named again on that connection, and the
+ * call is retried once unnamed; inside a transaction the retry fails as the transaction already has.
+ * Named statements need session pooling: behind PgBouncer in transaction mode, turn this off by
+ * pointing the service straight at PostgreSQL or at a session-mode pool.
  */
 const MAX_NAMED_PER_CONNECTION = 2000;
 const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
+const isStalePlan = (error: unknown) =>
+  (error as { code?: unknown })?.code === '0A000' && /cached plan must not change result type/i.test(String((error as { message?: unknown }).message));
+
 function nameStatements(client: pg.PoolClient): void {
   const named = new Set<string>();
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const stale = new Set<string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
-    if (typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
+    if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
     const name = `k${createHash('sha256').update(text).digest('base64url').slice(0, 40)}`;
+    if (stale.has(name)) return query(text, values);
     if (!named.has(name)) {
-      if (named.size >= MAX_NAMED_PER_CONNECTION) return query(text, values, ...rest);
+      if (named.size >= MAX_NAMED_PER_CONNECTION) return query(text, values);
       named.add(name);
     }
-    return query({ name, text, values }, ...rest);
+    return query({ name, text, values }).catch((error: unknown) => {
+      if (!isStalePlan(error)) throw error;
+      stale.add(name);
+      query(`deallocate "${name}"`).catch(() => undefined);
+      return query(text, values);
+    });
   }) as typeof client.query;
 }
 
