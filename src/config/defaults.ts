@@ -85,10 +85,6 @@ export const variables = {
     default: '1200',
     description: 'MCP requests per minute from one OAuth client (all of its users together); over it, 429 with Retry-After.',
   },
-  MCP_INVALID_TOKENS_PER_MINUTE: {
-    default: '300',
-    description: 'Requests to /mcp with an invalid or expired access token per minute from one IP address; beyond it the address gets 429 with Retry-After, unverified, until the minute is over.',
-  },
   OAUTH_REQUESTS_PER_MINUTE: { default: '1200', description: 'Token and revocation requests per minute from one IP address, and separately per client_id.' },
   CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: {
     default: 'false',

@@ -51,7 +51,7 @@ export type Config = {
     allowHttpLocalhostClientMetadata: boolean;
     rateLimits: { registerPerHour: number; requestsPerMinute: number };
   };
-  mcp: { userRequestsPerMinute: number; clientRequestsPerMinute: number; invalidTokensPerMinute: number };
+  mcp: { userRequestsPerMinute: number; clientRequestsPerMinute: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -166,7 +166,6 @@ const schemas = {
   OAUTH_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
   MCP_USER_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
   MCP_CLIENT_REQUESTS_PER_MINUTE: intIn(1, 1_000_000),
-  MCP_INVALID_TOKENS_PER_MINUTE: intIn(1, 1_000_000),
 } satisfies Record<VariableName, z.ZodType>;
 
 type Parsed = { [K in VariableName]: z.output<(typeof schemas)[K]> };
@@ -258,6 +257,6 @@ export function loadConfig(env: Env = process.env): Config {
       allowHttpLocalhostClientMetadata: p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST,
       rateLimits: { registerPerHour: p.OAUTH_REGISTER_PER_HOUR, requestsPerMinute: p.OAUTH_REQUESTS_PER_MINUTE },
     },
-    mcp: { userRequestsPerMinute: p.MCP_USER_REQUESTS_PER_MINUTE, clientRequestsPerMinute: p.MCP_CLIENT_REQUESTS_PER_MINUTE, invalidTokensPerMinute: p.MCP_INVALID_TOKENS_PER_MINUTE },
+    mcp: { userRequestsPerMinute: p.MCP_USER_REQUESTS_PER_MINUTE, clientRequestsPerMinute: p.MCP_CLIENT_REQUESTS_PER_MINUTE },
   };
 }

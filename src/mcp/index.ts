@@ -1,7 +1,6 @@
 // POST /mcp: the MCP endpoint. Around the SDK's handler (both protocol eras, stateless) we put,
-// in order: CORS, method, Origin/Host, body size, the per-address limit on invalid tokens, bearer
-// token → principal, per-user and per-client rate limits. Everything the tools see comes from the
-// verified token.
+// in order: CORS, method, Origin/Host, body size, bearer token → principal, per-user and
+// per-client rate limits. Everything the tools see comes from the verified token.
 import { Hono } from 'hono';
 import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';
@@ -13,20 +12,17 @@ import type { Principal } from '../access/principal.ts';
 import { mcpCors } from './http/cors.ts';
 import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
 import { authenticate } from './http/bearer.ts';
-import { invalidTokenLimit, invalidTokenRule } from './http/invalid-tokens.ts';
-import { clientAddress } from '../http/client-address.ts';
 import { buildServer, SERVER_INFO, serverInstructions, toolContext } from './server.ts';
 import { directResponseJson, directToolCall } from './direct-call.ts';
 import { toolsByName } from './tools/index.ts';
 import { runTool } from './run-tool.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. Per address: invalid tokens. */
-export function mcpRateRules(config: Config): { user: RateRule; client: RateRule; invalidToken: RateRule } {
+/** Per user: a busy agent makes a few calls a second at most. Per client: all its users together. */
+export function mcpRateRules(config: Config): { user: RateRule; client: RateRule } {
   return {
     user: { name: 'mcp-user', points: config.mcp.userRequestsPerMinute, durationSeconds: 60 },
     client: { name: 'mcp-client', points: config.mcp.clientRequestsPerMinute, durationSeconds: 60 },
-    invalidToken: invalidTokenRule(config.mcp.invalidTokensPerMinute),
   };
 }
 
@@ -52,9 +48,6 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
   const rules = mcpRateRules(config);
   const userLimiter = ctx.limits.limiter(rules.user);
   const clientLimiter = ctx.limits.limiter(rules.client);
-  const invalidTokens = invalidTokenLimit(ctx.limits.limiter(rules.invalidToken));
-  const tooManyInvalid = (seconds: number) =>
-    jsonError(429, 'rate_limited', `Too many requests with invalid access tokens from this address; retry after ${seconds} s with a valid token.`, { 'Retry-After': String(seconds) });
 
   const app = new Hono<AppEnv>();
   app.use('/mcp', mcpCors());
@@ -69,15 +62,8 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     const length = Number(c.req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_BODY_BYTES) return tooLarge();
 
-    const address = clientAddress(c);
-    const blocked = invalidTokens.blockedFor(address);
-    if (blocked !== undefined) return tooManyInvalid(blocked);
     const result = await authenticate({ header: c.req.header('authorization'), verifier, store: ctx.store, baseUrl: config.baseUrl });
     if (!('ok' in result)) {
-      if (result.error === 'invalid_token') {
-        const decision = await invalidTokens.record(address);
-        if (!decision.allowed) return tooManyInvalid(decision.retryAfterSeconds);
-      }
       return jsonError(result.status, result.error, result.description, result.challenge ? { 'WWW-Authenticate': result.challenge } : {});
     }
     const { auth, principal } = result;

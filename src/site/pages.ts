@@ -64,7 +64,6 @@ export function placeholders(config: Config): Placeholders {
     // The limits the MCP endpoint enforces, from the same configuration, so the guide cannot drift.
     MCP_USER_RATE: rate(mcpRateRules(config).user),
     MCP_CLIENT_RATE: rate(mcpRateRules(config).client),
-    MCP_INVALID_TOKEN_RATE: rate(mcpRateRules(config).invalidToken),
   };
 }
 
