@@ -30,7 +30,7 @@ export type AuditEvent = {
 
 export type StoredAuditEvent = Required<Omit<AuditEvent, 'detail'>> & { id: string; detail: Record<string, unknown>; createdAt: number };
 
-const recordAuditEventStatement = prepare<[string, string | null, string | null, string | null, AuditKind, string, string | null, string | null, number], unknown>((db, $) =>
+const recordAuditEventStatement = prepare<[string, string | null, string | null, string | null, AuditKind, string, string | null, string | null, number]>()((db, $) =>
   db.insertInto('audit_events').values({ id: $(0), org_id: $(1), user_id: $(2), client_id: $(3), kind: $(4), detail: $(5), ip: $(6), user_agent: $(7), created_at: $(8) }),
 );
 

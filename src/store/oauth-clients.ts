@@ -106,7 +106,7 @@ export async function upsertClient(db: Kysely<Database>, client: NewOAuthClient)
   return (await findClient(db, client_id)) ?? toClient(row);
 }
 
-const findClientStatement = prepare((db, $) => db.selectFrom('oauth_clients').selectAll().where('client_id', '=', $<string>(0)));
+const findClientStatement = prepare<[string]>()((db, $) => db.selectFrom('oauth_clients').selectAll().where('client_id', '=', $<string>(0)));
 
 export async function findClient(db: Kysely<Database>, clientId: string): Promise<OAuthClient | undefined> {
   // PostgreSQL refuses NUL in text (22021) where SQLite just finds nothing: no client id has one.

@@ -98,7 +98,7 @@ export async function listLiveGrants(db: Kysely<Database>, orgId: string, userId
 
 export type AccessTokenRow = { tokenHash: string; orgId: string; grantId: string; scope: string; createdAt: number; expiresAt: number };
 
-const insertAccessTokenStatement = prepare<[string, string, string, string, number, number], unknown>((db, $) =>
+const insertAccessTokenStatement = prepare<[string, string, string, string, number, number]>()((db, $) =>
   db
     .insertInto('oauth_access_tokens')
     .values({ token_hash: $(0), org_id: $(1), grant_id: $(2), scope: $(3), created_at: $(4), expires_at: $(5), revoked_at: null }),
@@ -112,7 +112,7 @@ export type LiveAccessToken = { grant: Grant; scope: string; expiresAt: number }
 
 // A disabled user's token stays a valid token: the MCP endpoint refuses it with a 403 that says
 // the account is disabled (AS-51 / issue 5), and refresh refuses its grant.
-const findLiveAccessTokenStatement = prepare((db, $) =>
+const findLiveAccessTokenStatement = prepare<[string, number]>()((db, $) =>
   db
     .selectFrom('oauth_access_tokens as t')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 't.org_id').onRef('g.id', '=', 't.grant_id'))
@@ -147,7 +147,7 @@ export async function revokeAccessToken(db: Kysely<Database>, tokenHash: string,
 
 export type RefreshTokenRow = { tokenHash: string; orgId: string; grantId: string; createdAt: number; expiresAt: number };
 
-const insertRefreshTokenStatement = prepare<[string, string, string, number, number], unknown>((db, $) =>
+const insertRefreshTokenStatement = prepare<[string, string, string, number, number]>()((db, $) =>
   db.insertInto('oauth_refresh_tokens').values({
     token_hash: $(0),
     org_id: $(1),
@@ -183,7 +183,7 @@ export type RefreshToken = {
  * are (the caller decides what is dead): one indexed join, as the refresh grant runs on every
  * rotation.
  */
-const findRefreshTokenStatement = prepare((db, $) =>
+const findRefreshTokenStatement = prepare<[string]>()((db, $) =>
   db
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 'r.org_id').onRef('g.id', '=', 'r.grant_id'))
@@ -223,7 +223,7 @@ export async function findRefreshToken(db: Kysely<Database>, tokenHash: string):
  * (sealed) response kept for the grace window, in one statement. Exactly one of any number of
  * concurrent callers gets true (a conditional UPDATE is atomic on both dialects).
  */
-const markRefreshTokenRotatedStatement = prepare<[number, string, string | null, string, number], unknown>((db, $) =>
+const markRefreshTokenRotatedStatement = prepare<[number, string, string | null, string, number]>()((db, $) =>
   db
     .updateTable('oauth_refresh_tokens')
     .set({ rotated_at: $(0), request_fingerprint: $(1), grace_response_enc: $(2) })

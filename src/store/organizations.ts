@@ -97,7 +97,7 @@ export async function createOrganization(db: Kysely<Database>, input: NewOrganiz
 const toOrganization = (row: OrganizationsTable, domains: string[]): Organization => ({ ...toRecord(row), domains });
 
 /** One query, no domains: for the paths that only check a license or read settings (sign-in, bearer). */
-const findOrganizationStatement = prepare((db, $) => db.selectFrom('organizations').selectAll().where('id', '=', $<string>(0)));
+const findOrganizationStatement = prepare<[string]>()((db, $) => db.selectFrom('organizations').selectAll().where('id', '=', $<string>(0)));
 
 export async function findOrganizationRecord(db: Kysely<Database>, id: string): Promise<OrganizationRecord | undefined> {
   const [row] = (await findOrganizationStatement.execute(db, id)).rows;

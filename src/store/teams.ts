@@ -43,7 +43,7 @@ export async function listTeamMembers(db: Kysely<Database>, orgId: string, teamI
   return rows.map((r) => ({ teamId: r.team_id, userId: r.user_id, isManager: r.is_manager === 1 }));
 }
 
-const teamIdsOfUserStatement = prepare((db, $) => db.selectFrom('team_members').select('team_id').where('org_id', '=', $<string>(0)).where('user_id', '=', $<string>(1)).orderBy('team_id'));
+const teamIdsOfUserStatement = prepare<[string, string]>()((db, $) => db.selectFrom('team_members').select('team_id').where('org_id', '=', $<string>(0)).where('user_id', '=', $<string>(1)).orderBy('team_id'));
 
 export async function teamIdsOfUser(db: Kysely<Database>, orgId: string, userId: string): Promise<string[]> {
   const { rows } = await teamIdsOfUserStatement.execute(db, orgId, userId);

@@ -68,7 +68,7 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
 }
 
 // Every request whose principal is not cached reads these: built once (store/prepared.ts).
-const findUserStatement = prepare((db, $) => db.selectFrom('users').selectAll().where('org_id', '=', $<string>(0)).where('id', '=', $<string>(1)));
+const findUserStatement = prepare<[string, string]>()((db, $) => db.selectFrom('users').selectAll().where('org_id', '=', $<string>(0)).where('id', '=', $<string>(1)));
 
 export async function findUser(db: Kysely<Database>, orgId: string, id: string): Promise<User | undefined> {
   const [row] = (await findUserStatement.execute(db, orgId, id)).rows;
