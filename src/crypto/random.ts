@@ -2,8 +2,8 @@
 // CSPRNG once per call; a refresh needs five small draws (two tokens, two ids, an AES-GCM nonce),
 // and the calls cost more than the bytes (~1.5 µs each, 5% of the W4 profile). The pool is filled
 // from the same source (`randomFillSync`), every byte is handed out once and then overwritten by the
-// next fill, as Node does for randomUUID. Not for keys that outlive the process: those use
-// `randomBytes` directly.
+// next fill, as Node does for randomUUID. The bytes are as strong as randomBytes'; the pool is for
+// the many small draws on request paths (key material made once at start uses randomBytes).
 import { randomFillSync } from 'node:crypto';
 
 const POOL_BYTES = 4096;

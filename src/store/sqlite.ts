@@ -36,9 +36,11 @@ const STATEMENT_CACHE_SIZE = 500;
  * pages) makes roughly every hundredth token request pay a checkpoint and its two fsyncs: on a
  * refresh that was ~100 µs of a ~160 µs commit, on average. Hot pages (index roots, the newest
  * token rows) are rewritten many times between checkpoints and copied once, so a larger log
- * copies less; 4,000 pages is a 16 MB log at most.
+ * copies less. The checkpoint is passive: while a long reader holds an old snapshot the log keeps
+ * growing, and after a reset the file is cut back to WAL_SIZE_LIMIT_BYTES.
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Opens the file in WAL mode. Durable across process crashes (kill -9); see README "Storage". */
 export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
@@ -47,6 +49,7 @@ export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   db.exec('PRAGMA foreign_keys = ON');
   const prepareSync = db.prepare.bind(db);
   // Kysely prepares every query anew; the same few hundred SQL texts repeat on every request, so
