@@ -103,11 +103,14 @@ export async function countMeetings(db: Kysely<Database>, p: Principal, f: Meeti
   return n > cap ? undefined : n;
 }
 
-/** One meeting if the caller may see it, with whether the caller attended it. */
-export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<MeetingRow | undefined> {
+/** What a transcript page needs of its meeting: no notes or summaries (wide columns). */
+export type TranscriptMeetingRow = Pick<MeetingsTable, 'id' | 'org_id' | 'title' | 'start_at' | 'end_at' | 'has_transcript' | 'transcript_reason' | 'transcript_chars' | 'segment_count'> & { attended: number };
+
+/** One meeting if the caller may see it, with whether the caller attended it (get_meeting_transcript). */
+export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<TranscriptMeetingRow | undefined> {
   return db
     .selectFrom('meetings as m')
-    .selectAll('m')
+    .select(['m.id', 'm.org_id', 'm.title', 'm.start_at', 'm.end_at', 'm.has_transcript', 'm.transcript_reason', 'm.transcript_chars', 'm.segment_count'])
     .select(attendedExpr(p, 'm').as('attended'))
     .where('m.org_id', '=', p.orgId)
     .where('m.id', '=', id)
