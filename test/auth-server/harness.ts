@@ -18,6 +18,7 @@ import { createUser, type Role } from '../../src/store/users.ts';
 import { createSession } from '../../src/identity/sessions.ts';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
 import { pkcePair } from '../support/pkce.ts';
+import { consentForm } from '../support/consent-form.ts';
 
 export const BASE_URL = 'https://agents.example.test';
 
@@ -102,13 +103,8 @@ export async function registerClient(h: Harness, metadata: Record<string, unknow
 export const authorizeUrl = (client: RegisteredClient, challenge: string, extra: Record<string, string> = {}) =>
   `/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: client.redirect_uris[0] ?? '', code_challenge: challenge, code_challenge_method: 'S256', state: 'st-1', scope: 'mcp', ...extra })}`;
 
-/** The hidden fields of the consent form on a page. */
-export function consentForm(page: string): { request: string; csrf_token: string } {
-  const request = /name="request" value="([^"]+)"/.exec(page)?.[1];
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1];
-  if (!request || !csrf) throw new Error('no consent form on the page');
-  return { request, csrf_token: csrf };
-}
+/** The hidden fields of the consent form on a page (shared with the HTTP-level suites). */
+export { consentForm };
 
 /** Through authorize and consent to a code (approving), for a signed-in browser. */
 export async function authorizeAndApprove(h: Harness, browser: Browser, client: RegisteredClient, extra: Record<string, string> = {}) {

@@ -3,11 +3,10 @@
 // "Approve". Returns the URL the browser would be sent to (the client's redirect URI with
 // code, state and iss) without following it, so each client receives it its own way.
 import { CookieJar } from '../../support/cookie-jar.ts';
+import { approveConsent, readConsentForm } from '../../support/consent-form.ts';
 import { signInAsDemoUser } from '../../support/demo-signin.ts';
 
 export type Approval = { callback: URL; consentPage: string };
-
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1]?.replaceAll('&amp;', '&');
 
 /** Signs `email` in through the demo identity provider, then approves the consent page for `authorizationUrl`. */
 export async function approveHeadless(authorizationUrl: URL | string, email: string): Promise<Approval> {
@@ -16,14 +15,9 @@ export async function approveHeadless(authorizationUrl: URL | string, email: str
   const page = await jar.fetch(url);
   if (page.status !== 200) throw new Error(`authorize answered HTTP ${page.status} (${page.headers.get('location') ?? (await page.text()).slice(0, 300)})`);
   const consentPage = await page.text();
-  const request = hidden(consentPage, 'request');
-  const csrf = hidden(consentPage, 'csrf_token');
-  if (!request || !csrf) throw new Error('authorize did not show a consent form');
-  const approved = await jar.fetch(new URL('/oauth/consent', url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ request, csrf_token: csrf, decision: 'approve' }).toString(),
-  });
+  const form = readConsentForm(consentPage);
+  if (!form) throw new Error('authorize did not show a consent form');
+  const approved = await approveConsent(jar, new URL('/oauth/consent', url), form);
   const location = approved.headers.get('location');
   if (approved.status !== 303 || !location) throw new Error(`consent answered HTTP ${approved.status}`);
   return { callback: new URL(location), consentPage };

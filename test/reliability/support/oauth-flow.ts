@@ -2,6 +2,7 @@
 // round-robin proxy in front of several): register → demo sign-in → authorize → consent → code →
 // token → refresh → revoke, and raw MCP calls in both eras. Each step returns what it saw so
 // tests can assert on every secret that crossed the wire.
+import { approveConsent, readConsentForm } from '../../support/consent-form.ts';
 import { CookieJar } from '../../support/cookie-jar.ts';
 import { signInAsDemoUser } from '../../support/demo-signin.ts';
 import { pkcePair } from '../../support/pkce.ts';
@@ -26,8 +27,6 @@ export async function browserFor(base: string, email: string): Promise<CookieJar
   return CookieJar.from(await signInAsDemoUser(base, email));
 }
 
-const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1]?.replaceAll('&amp;', '&');
-
 /**
  * GET /oauth/authorize with the browser, approve the consent page (or take the remembered consent's
  * redirect), and return the code. `bases` lets each request go to a different address (instances).
@@ -38,15 +37,9 @@ export async function authorizeCode(bases: string[] | string, jar: CookieJar, cl
   const page = await jar.fetch(`${at(0)}/oauth/authorize?${query}`);
   let location = page.headers.get('location');
   if (page.status === 200) {
-    const html = await page.text();
-    const request = hidden(html, 'request');
-    const csrf = hidden(html, 'csrf_token');
-    if (!request || !csrf) throw new Error('authorize: no consent form on the page');
-    const res = await jar.fetch(`${at(1)}/oauth/consent`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ request, csrf_token: csrf, decision: 'approve' }).toString(),
-    });
+    const form = readConsentForm(await page.text());
+    if (!form) throw new Error('authorize: no consent form on the page');
+    const res = await approveConsent(jar, `${at(1)}/oauth/consent`, form);
     if (res.status !== 303) throw new Error(`consent: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     location = res.headers.get('location');
   } else {
