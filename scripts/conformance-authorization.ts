@@ -4,9 +4,7 @@
 // headless browser signs in through the demo identity provider, approves the consent page and so
 // delivers the redirect. The client is registered dynamically as a public client beforehand.
 import { spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+import { launchBrowser, signInWithDemoGoogle } from '../test/support/browser.ts';
 
 export type AuthorizationRun = { output: string; exitCode: number | null };
 
@@ -22,15 +20,11 @@ async function register(issuer: string, callback: string): Promise<string> {
 
 /** Signs in as `email` and approves, starting from the authorization URL; returns when the browser reached the callback. */
 async function approveInChromium(authorizationUrl: string, email: string, callbackOrigin: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     await page.goto(authorizationUrl);
-    await page.waitForURL(/\/signin\?/);
-    await page.click('#signin-google');
-    await page.waitForURL(/\/demo-idp\//);
-    await page.fill('input[type=email]', email);
-    await page.click('button[type=submit]');
+    await signInWithDemoGoogle(page, email);
     await page.waitForURL(/\/oauth\/consent\?request=/);
     await page.click('button[value=approve]');
     await page.waitForURL((url) => url.href.startsWith(callbackOrigin));

@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { freePort, startTestService, type TestService } from '../support/service.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, signInWithDemoGoogle } from '../support/browser.ts';
 import { MemoryOAuthProvider } from '../support/memory-oauth-provider.ts';
 import { pkcePair } from '../support/pkce.ts';
 
@@ -54,11 +54,7 @@ describe('OAuth end to end with the MCP client SDK and Chromium', () => {
       });
       const page = await context.newPage();
       await page.goto(authorizationUrl.href);
-      await page.waitForURL(/\/signin\?/);
-      await page.click('#signin-google');
-      await page.waitForURL(/\/demo-idp\//);
-      await page.fill('input[type=email]', email);
-      await page.click('button[type=submit]');
+      await signInWithDemoGoogle(page, email);
       await page.waitForURL(/\/oauth\/consent\?request=/);
       assert.match((await page.textContent('main')) ?? '', /Unverified application/);
       assert.match((await page.textContent('main')) ?? '', /this computer/, 'the loopback warning');

@@ -12,7 +12,7 @@ import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startFakeIssuer } from './support/fake-issuer.ts';
 import { ssoOrganization } from './support/sso.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { launchBrowser, signInWithDemoGoogle } from '../support/browser.ts';
 
 describe('sign-in in a real browser through the demo identity provider', () => {
   let service: TestService;
@@ -156,10 +156,7 @@ describe('sign-in in a real browser through the demo identity provider', () => {
   test('a sign-in started for an OAuth request returns the browser there', async () => {
     await withPage(async (page) => {
       await page.goto(`${service.baseUrl}/signin?return_to=${encodeURIComponent('/account?from=oauth')}`);
-      await page.click('#signin-google');
-      await page.waitForURL(/\/demo-idp\//);
-      await page.fill('input[type=email]', `returning@${domain}`);
-      await page.click('button[type=submit]');
+      await signInWithDemoGoogle(page, `returning@${domain}`);
       await page.waitForURL(/\/account\?from=oauth$/);
       assert.equal(await page.textContent('#account-email'), `returning@${domain}`);
     });
