@@ -1,6 +1,5 @@
 // `agent-access <command>`: each command is a module; this file only dispatches (src/main.ts is the entry).
 import { ConfigError } from '../config/load.ts';
-import { MigrationError } from '../store/database.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
 import { orgsCommand } from './orgs.ts';
@@ -53,10 +52,6 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`agent-access: configuration error: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof MigrationError) {
-      process.stderr.write(`agent-access: ${error.message}\n`);
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);

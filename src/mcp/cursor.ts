@@ -40,7 +40,7 @@ export function encodeCursor(b: CursorBinding, position: unknown[]): string {
 }
 
 /** The position inside a cursor made by encodeCursor for the same binding; anything else is refused. */
-export function decodeCursor(b: CursorBinding, cursor: string, field = 'cursor'): unknown[] {
+function decodeCursor(b: CursorBinding, cursor: string, field = 'cursor'): unknown[] {
   const refuse = () =>
     new InvalidArgument(
       `The ${field} is not valid for this ${b.tool} query: it is malformed, expired, or was returned for different arguments or another user.`,

@@ -9,12 +9,10 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { originPolicy, refuseOriginOrHost } from '../http/origin.ts';
 import { MAX_BODY_BYTES } from '../index.ts';
 import { buildFixtureServer } from './fixtures.ts';
+import { jsonError } from '../../http/errors.ts';
 
 export const CONFORMANCE_PATH = '/conformance/mcp';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-const refuse = (status: number, error: string, description: string) =>
-  new Response(JSON.stringify({ error, error_description: description }), { status, headers: { 'Content-Type': 'application/json' } });
 
 export function conformanceRoutes(ctx: AppContext): Hono<AppEnv> {
   const policy = originPolicy(ctx.config);
@@ -27,9 +25,9 @@ export function conformanceRoutes(ctx: AppContext): Hono<AppEnv> {
     } catch {
       peer = ''; // app.request() without a socket: not a loopback peer
     }
-    if (!LOOPBACK.test(peer)) return refuse(403, 'forbidden', 'The conformance endpoint answers loopback clients only.');
+    if (!LOOPBACK.test(peer)) return jsonError(c, 403, 'forbidden', 'The conformance endpoint answers loopback clients only.');
     const refusedOrigin = refuseOriginOrHost(policy, c.req.header('origin'), c.req.header('host'));
-    if (refusedOrigin) return refuse(403, 'forbidden_origin', refusedOrigin);
+    if (refusedOrigin) return jsonError(c, 403, 'forbidden_origin', refusedOrigin);
     return handler.fetch(c.req.raw);
   });
   return app;

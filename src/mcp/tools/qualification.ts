@@ -11,7 +11,7 @@ export type QualificationChoice = { kind: 'chosen'; agent: AgentsTable } | { kin
 const LISTED_CANDIDATES = 10;
 
 /** Among the visible deal-scope qualification agents: the single primary one, else the only one; never a guess. */
-export function chooseQualificationAgent(candidates: AgentsTable[]): QualificationChoice {
+function chooseQualificationAgent(candidates: AgentsTable[]): QualificationChoice {
   const primary = candidates.filter((a) => a.is_primary === 1);
   if (primary.length === 1) return { kind: 'chosen', agent: primary[0]! };
   if (candidates.length === 1) return { kind: 'chosen', agent: candidates[0]! };
