@@ -78,6 +78,10 @@ describe('client ID metadata documents', () => {
     const res = await browser.get(authorizeUrl({ client_id: id('/uncached.json'), redirect_uris: ['http://127.0.0.1:5555/callback'], registration_access_token: '' }, pkce().challenge));
     assert.equal(res.status, 200, 'the consent page');
     assert.equal(docs.hits.get('/uncached.json'), 1);
+    // Not cached: the next authorization request fetches it again.
+    const again = await browser.get(authorizeUrl({ client_id: id('/uncached.json'), redirect_uris: ['http://127.0.0.1:5555/callback'], registration_access_token: '' }, pkce().challenge));
+    assert.equal(again.status, 200, 'the consent page again');
+    assert.equal(docs.hits.get('/uncached.json'), 2);
   });
 
   const refusedAtAuthorize = async (path: string, why: RegExp) => {

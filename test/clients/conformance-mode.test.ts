@@ -17,6 +17,7 @@ describe('MCP conformance mode', () => {
     for (const options of [{}, { versionNegotiation: { mode: { pin: '2026-07-28' as const } } }]) {
       const client = new Client({ name: 'conformance-check', version: '1.0.0' }, options);
       await client.connect(new StreamableHTTPClientTransport(new URL(`${on.baseUrl}/conformance/mcp`)));
+      assert.equal(client.getNegotiatedProtocolVersion(), 'versionNegotiation' in options ? '2026-07-28' : '2025-11-25');
       const names = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(names.includes('test_simple_text'));
       assert.ok(!names.includes('get_deals'), 'no organization tools in the fixture server');

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { createTokenVerifier } from '../../src/auth-server/index.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { rpcMessageIn } from '../support/mcp-message.ts';
 import { approveHeadless, mcpStatus } from './support/headless.ts';
 
 const run = promisify(execFile);
@@ -99,10 +100,8 @@ describe('strict OAuth client (oauth4webapi) and the MCP Inspector CLI', () => {
     const call = async (token: string, method: string, params: Record<string, unknown>) => {
       const res = await oauth.protectedResourceRequest(token, 'POST', new URL(mcpUrl), new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }), JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), insecure);
       assert.equal(res.status, 200);
-      // The SDK may answer as a one-event SSE stream (the client accepts both).
-      const text = await res.text();
-      const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '');
-      return JSON.parse(data) as { result: { tools?: unknown[]; isError?: boolean } };
+      // The SDK may answer as an SSE stream (the client accepts both).
+      return rpcMessageIn(await res.text(), res.headers.get('content-type')) as { result: { tools?: unknown[]; isError?: boolean } };
     };
     assert.equal((await call(tokens.access_token, 'tools/list', {})).result.tools?.length, 12);
     assert.notEqual((await call(tokens.access_token, 'tools/call', { name: 'get_teams', arguments: {} })).result.isError, true);

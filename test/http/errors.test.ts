@@ -41,37 +41,50 @@ for (const dialect of dialectsUnderTest()) {
       const { challenge } = pkce();
       const approving = await signedInBrowser(h);
       const consent = consentForm(await (await approving.get(authorizeUrl(client, challenge))).text());
-      await refuseWrites(h, 'oauth_pending_requests', 'INSERT');
-      await refuseWrites(h, 'oauth_pending_requests', 'UPDATE');
+      const allowInsert = await refuseWrites(h, 'oauth_pending_requests', 'INSERT');
+      const allowUpdate = await refuseWrites(h, 'oauth_pending_requests', 'UPDATE');
+      try {
 
-      const asking = await signedInBrowser(h);
-      await assertHtml500(await asking.get(authorizeUrl(client, challenge)), 'GET /oauth/authorize');
-      const cookie = asking.cookie;
-      const withJsonAccept = await h.request(authorizeUrl(client, challenge), { headers: { cookie, accept: 'application/json' }, redirect: 'manual' });
-      await assertHtml500(withJsonAccept, 'GET /oauth/authorize with Accept: application/json');
-      await assertHtml500(await approving.post('/oauth/consent', { ...consent, decision: 'approve' }), 'POST /oauth/consent');
+        const asking = await signedInBrowser(h);
+        await assertHtml500(await asking.get(authorizeUrl(client, challenge)), 'GET /oauth/authorize');
+        const cookie = asking.cookie;
+        const withJsonAccept = await h.request(authorizeUrl(client, challenge), { headers: { cookie, accept: 'application/json' }, redirect: 'manual' });
+        await assertHtml500(withJsonAccept, 'GET /oauth/authorize with Accept: application/json');
+        await assertHtml500(await approving.post('/oauth/consent', { ...consent, decision: 'approve' }), 'POST /oauth/consent');
+      } finally {
+        await allowInsert();
+        await allowUpdate();
+      }
     });
 
     it('an OAuth API answers programs with a JSON 500, whatever Accept says', async () => {
-      await refuseWrites(h, 'oauth_clients', 'INSERT');
-      const body = { client_name: 'x', redirect_uris: ['https://client.example/cb'], token_endpoint_auth_method: 'none' };
-      await assertJson500(await h.request('/oauth/register', json(body)), 'POST /oauth/register');
-      const asHtml = await h.request('/oauth/register', { ...json(body), headers: { 'content-type': 'application/json', accept: 'text/html' } });
-      await assertJson500(asHtml, 'POST /oauth/register with Accept: text/html');
+      const allow = await refuseWrites(h, 'oauth_clients', 'INSERT');
+      try {
+        const body = { client_name: 'x', redirect_uris: ['https://client.example/cb'], token_endpoint_auth_method: 'none' };
+        await assertJson500(await h.request('/oauth/register', json(body)), 'POST /oauth/register');
+        const asHtml = await h.request('/oauth/register', { ...json(body), headers: { 'content-type': 'application/json', accept: 'text/html' } });
+        await assertJson500(asHtml, 'POST /oauth/register with Accept: text/html');
+      } finally {
+        await allow();
+      }
     });
 
     it('other pages are HTML unless Accept prefers JSON, and say that Accept decided', async () => {
       const browser = await signedInBrowser(h);
       const csrf = /name="csrf_token" value="([^"]+)"/.exec(await (await browser.get('/account')).text())?.[1] ?? '';
       assert.ok(csrf, 'the account page has a sign-out form');
-      await refuseWrites(h, 'browser_sessions', 'DELETE');
-      const signOut = (accept: string) => h.request('/signout', { ...form({ csrf_token: csrf }), headers: { ...form({}).headers, cookie: browser.cookie, accept } });
-      const page = await signOut('text/html,application/xhtml+xml,*/*;q=0.8');
-      assert.equal(page.headers.get('vary'), 'Accept');
-      await assertHtml500(page, 'POST /signout from a browser');
-      const program = await signOut('application/json');
-      assert.equal(program.headers.get('vary'), 'Accept');
-      await assertJson500(program, 'POST /signout with Accept: application/json');
+      const allow = await refuseWrites(h, 'browser_sessions', 'DELETE');
+      try {
+        const signOut = (accept: string) => h.request('/signout', { ...form({ csrf_token: csrf }), headers: { ...form({}).headers, cookie: browser.cookie, accept } });
+        const page = await signOut('text/html,application/xhtml+xml,*/*;q=0.8');
+        assert.equal(page.headers.get('vary'), 'Accept');
+        await assertHtml500(page, 'POST /signout from a browser');
+        const program = await signOut('application/json');
+        assert.equal(program.headers.get('vary'), 'Accept');
+        await assertJson500(program, 'POST /signout with Accept: application/json');
+      } finally {
+        await allow();
+      }
     });
   });
 }

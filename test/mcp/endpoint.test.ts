@@ -147,7 +147,7 @@ describe('POST /mcp at the HTTP edge', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', /scope="mcp"/);
   });
 
-  it('should refuse a disabled user whose token was in use within the principal reuse bound', async () => {
+  it('should refuse a disabled user whose token was in use, once the principal reuse bound has passed', async () => {
     const db = service.ctx.store.db;
     const northwind = (await findOrganizationByDomain(db, 'northwind.example'))!;
     const vic = (await findUserByEmail(db, northwind.id, 'vic.viewer@northwind.example'))!;

@@ -67,6 +67,7 @@ describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
     const clients: Client[] = [];
     const chains: Chain[] = [{ client: app, tokens: (await seeded.json()) as Tokens, unknown: false }];
     let stop = false;
+    let killed = false;
     const worker = async (n: number) => {
       for (let i = 0; !stop; i++) {
         const op = (n + i) % 3;
@@ -85,14 +86,17 @@ describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
             if (res.status === 200) chain.tokens = (await res.json()) as Tokens;
             chain.unknown = false;
           }
-        } catch {
-          // The process died mid-request: that request's outcome is unknown to the client.
+        } catch (error) {
+          // The process died mid-request: that request's outcome is unknown to the client. Before
+          // the kill, a failure is a failure.
+          if (!killed) throw error;
           if (stop) return;
         }
       }
     };
     const load = Promise.all(Array.from({ length: 6 }, (_, n) => worker(n)));
     await new Promise((r) => setTimeout(r, 1500));
+    killed = true;
     child!.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
     stop = true;

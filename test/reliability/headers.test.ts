@@ -114,6 +114,7 @@ describe('security headers on every HTML page', () => {
       const res = await fetch(`${service.baseUrl}${path}`, { method: path.startsWith('/oauth') || path === '/mcp' ? 'POST' : 'GET' });
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
       assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+      assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/, path);
       await res.body?.cancel();
     }
   });
