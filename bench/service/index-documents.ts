@@ -7,7 +7,6 @@ import { loadConfig } from '../../src/config/load.ts';
 import { migrateToLatest, openStore } from '../../src/store/database.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { listTeams } from '../../src/store/teams.ts';
-import { sql } from 'kysely';
 
 const { values } = parseArgs({ options: { count: { type: 'string' } }, strict: true });
 const count = Number(values.count ?? '150');
@@ -35,7 +34,7 @@ try {
     },
   });
   // As the seed does: fresh statistics (and, on PostgreSQL, the visibility map) before anything is measured.
-  await sql.raw(store.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(store.db);
+  await store.refreshStatistics();
   process.stdout.write(JSON.stringify(result) + '\n');
 } finally {
   await store.close();

@@ -135,6 +135,6 @@ export async function importDirectory(store: Store, orgId: string, dir: string):
     });
     reports.push({ file, type, rows: parsed.length, status: 'imported', issues: [] });
   }
-  if (reports.some((r) => r.status === 'imported')) await sql`analyze`.execute(store.db);
+  if (reports.some((r) => r.status === 'imported')) await store.refreshStatistics();
   return reports;
 }

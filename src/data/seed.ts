@@ -1,6 +1,5 @@
 // The demo dataset: two organizations that share nothing, built deterministically from a seed.
 // Meetings are generated and written in batches (one transaction each), so a million fits.
-import { sql } from 'kysely';
 import type { Store } from '../store/database.ts';
 import { createOrganization, findOrganizationByDomain } from '../store/organizations.ts';
 import { createUser } from '../store/users.ts';
@@ -124,10 +123,7 @@ export async function seedDemo(store: Store, options: SeedOptions = {}): Promise
     summary.organizations.push({ name: spec.name, orgId: plan.orgId, users: plan.users.length, accounts: plan.accounts.length, deals: plan.deals.length, meetings: count });
   }
   options.progress?.(total, total);
-  // Fresh statistics, so the planners pick the keyset and visibility indexes from the start; on
-  // PostgreSQL also the visibility map, without which an index-only scan (the capped totals) still
-  // visits every heap page, as it would until autovacuum came by.
-  await sql.raw(store.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(store.db);
+  await store.refreshStatistics();
   summary.rows = writer.written;
   return summary;
 }

@@ -23,6 +23,12 @@ export type Store = {
   capabilities: Capabilities;
   /** Resolves when the database answers a trivial query within the timeout, rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Fresh planner statistics after a bulk load (seed, import), so the keyset and visibility indexes
+   * are chosen from the start; on PostgreSQL also the visibility map, without which an index-only
+   * scan still visits the heap until autovacuum passes.
+   */
+  refreshStatistics(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -52,6 +58,9 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
       } finally {
         clearTimeout(timer);
       }
+    },
+    async refreshStatistics() {
+      await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
     },
     close() {
       closed ??= db.destroy();
