@@ -29,7 +29,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const limits = createLimits(config.redisUrl, logger);
   const ctx: AppContext = { config, store, limits, logger };
   const app = createApp(ctx);
-  // Abandoned-client collection and token housekeeping; the timer is unref'd.
+  // Abandoned clients, expired codes, pending requests, grace responses, sessions and sign-in attempts; the timer is unref'd.
   const stopOAuthJobs = startOAuthJobs(ctx);
 
   const server = await new Promise<Server>((resolve, reject) => {

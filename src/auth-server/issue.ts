@@ -1,5 +1,6 @@
 // Issuing: creates a grant and mints the token pair under it. Used by the code exchange, the refresh
-// rotation (mintTokens only) and by tests that need a real, revocable token.
+// rotation (newTokenPair + storeTokenPair, inside its transaction) and by tests that need a real,
+// revocable token.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../http/context.ts';
 import type { Database } from '../store/schema.ts';

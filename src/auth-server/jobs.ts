@@ -1,5 +1,5 @@
 // Periodic housekeeping: remove abandoned clients (AS-64, P12: registrations unused for
-// OAUTH_CLIENT_TTL_DAYS, a lease renewed on every use), expired codes and pending requests,
+// OAUTH_CLIENT_TTL_DAYS, a lease renewed at most hourly on use), expired codes and pending requests,
 // grace-window responses past their window, and identity's ended sessions and sign-in attempts.
 // The only place expired rows are deleted: request paths never clean up, and every read checks
 // expiry itself, so a row the job has not reached yet is still never honoured. Started by the

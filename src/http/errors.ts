@@ -63,7 +63,7 @@ export function onError(error: Error, c: Context<AppEnv>) {
     const { status, code, message, headers } = error;
     return answer(c, { status, code, description: message, headers, title: 'Request refused', page: html`<h1>This request cannot continue</h1><p><strong>${code}</strong>: ${message}</p>` });
   }
-  // Hono's own HTTPException (e.g. from body-limit) carries a ready response.
+  // Hono's own HTTPException carries a ready response.
   if ('getResponse' in error && typeof error.getResponse === 'function') return error.getResponse() as Response;
   c.header('Cache-Control', 'no-store');
   // The database is down or refusing: 503 + Retry-After in the path's own format, not a 500.
