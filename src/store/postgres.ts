@@ -27,13 +27,25 @@ const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const isStalePlan = (error: unknown) =>
   (error as { code?: unknown })?.code === '0A000' && /cached plan must not change result type/i.test(String((error as { message?: unknown }).message));
 
+/** Names by text, shared by every connection: the few hundred texts are hashed once, not per query. */
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha256').update(text).digest('base64url').slice(0, 40)}`;
+    if (names.size >= MAX_NAMED_PER_CONNECTION) names.delete(names.keys().next().value as string);
+    names.set(text, name);
+  }
+  return name;
+}
+
 function nameStatements(client: pg.PoolClient): void {
   const named = new Set<string>();
   const stale = new Set<string>();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
     if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
-    const name = `k${createHash('sha256').update(text).digest('base64url').slice(0, 40)}`;
+    const name = statementName(text);
     if (stale.has(name)) return query(text, values);
     if (!named.has(name)) {
       if (named.size >= MAX_NAMED_PER_CONNECTION) return query(text, values);
