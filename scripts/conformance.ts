@@ -9,13 +9,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config/load.ts';
 import { startService } from '../src/server.ts';
 import { runAuthorizationScenarios } from './conformance-authorization.ts';
+import { freePort } from '../test/support/free-port.ts';
 
 const require = createRequire(import.meta.url);
 const bin = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), 'dist/index.js');
@@ -33,17 +33,6 @@ function expectedFailures(): Set<string> {
     if (m) names.add(m[1]!);
   }
   return names;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
 }
 
 function run(file: string, args: string[]): Promise<string> {

@@ -4,6 +4,7 @@
 //   and the SEP-2243 headers MCP-Protocol-Version, Mcp-Method and Mcp-Name (= tool name).
 // - 2025-era (stateless serving): a plain JSON-RPC tools/call with MCP-Protocol-Version 2025-11-25,
 //   as a client sends it after its one initialize handshake.
+import { rpcMessageIn } from '../../test/support/mcp-message.ts';
 
 export type Era = '2025-11-25' | '2026-07-28';
 export const ERAS: Era[] = ['2025-11-25', '2026-07-28'];
@@ -34,18 +35,8 @@ export function toolCall(era: Era, tool: string, args: Record<string, unknown>, 
 
 export type JsonRpcReply = { result?: { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean }; error?: { code: number; message: string } };
 
-/** The JSON-RPC message of a response, whether it came as JSON or as one SSE `message` event. */
-export function parseReply(contentType: string | null, text: string): JsonRpcReply {
-  if (contentType?.includes('text/event-stream')) {
-    const data = text
-      .split('\n')
-      .filter((l) => l.startsWith('data:'))
-      .map((l) => l.slice(5).trim())
-      .pop();
-    return JSON.parse(data ?? '{}') as JsonRpcReply;
-  }
-  return JSON.parse(text) as JsonRpcReply;
-}
+/** The JSON-RPC message of a response, whether it came as JSON or as an SSE stream (the shared test reader). */
+export const parseReply = (contentType: string | null, text: string): JsonRpcReply => rpcMessageIn(text, contentType) as JsonRpcReply;
 
 /** Sends one request and returns the status and parsed reply (for probes and setup, not load). */
 export async function send(baseUrl: string, req: HttpRequest): Promise<{ status: number; reply: JsonRpcReply | undefined; text: string }> {

@@ -10,8 +10,7 @@ export const BENCH_SECRETS = {
   ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
 };
 
-/** Every per-minute/per-hour rate limit the config declares, raised: a benchmark is one user at full speed. */
-/** Every rate limit raised out of the way: a benchmark is one user at full speed. */
+/** Every per-second/minute/hour rate limit the config declares, raised: a benchmark is one user at full speed. */
 function unlimitedRates(): Record<string, string> {
   const names = Object.keys(variables).filter((n) => /_PER_(?:MINUTE|HOUR|SECOND)$/.test(n));
   return Object.fromEntries(names.map((n) => [n, '1000000']));

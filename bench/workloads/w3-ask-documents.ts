@@ -10,7 +10,7 @@ import { queryDataset } from '../lib/sql.ts';
 import type { Load } from '../lib/compare.ts';
 import type { Running } from '../lib/proc.ts';
 import { anchor, serviceContender, toolLoad } from './contenders.ts';
-import { parseReply } from '../lib/mcp-requests.ts';
+import { send } from '../lib/mcp-requests.ts';
 import { notRun, pending, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
 import { verdict } from './w2-transcript.ts';
 
@@ -45,10 +45,8 @@ const GOAL_MS: Record<number, number> = { 10_000: 50, 100_000: 150 };
 
 /** Before measuring: the question must be answered from passages, or the case measures the wrong path. */
 async function probeGrounded(running: Running, load: Load): Promise<void> {
-  const res = await fetch(running.url + load.path, { method: load.method, headers: load.headers, body: load.body, signal: AbortSignal.timeout(30_000) });
-  const text = await res.text();
-  const reply = parseReply(res.headers.get('content-type'), text);
-  if (res.status !== 200 || reply.result?.structuredContent?.grounded !== true) throw new Error(`ask_documents probe is not a grounded answer: ${text.slice(0, 300)}`);
+  const { status, reply, text } = await send(running.url, { method: 'POST', path: load.path, headers: load.headers ?? {}, body: load.body ?? '' });
+  if (status !== 200 || reply?.result?.structuredContent?.grounded !== true) throw new Error(`ask_documents probe is not a grounded answer: ${text.slice(0, 300)}`);
 }
 
 export const w3: Workload = {
