@@ -70,7 +70,7 @@ export const listMeetingsTool = defineTool({
     // The participants and the capped total are independent: on PostgreSQL they run side by side.
     const [items, total] = await Promise.all([
       meetingItems(db, ctx, page),
-      cursor ? null : rows.length <= limit ? rows.length : countMeetings(db, ctx.principal, filters, order, TOTAL_CAP).then((n) => n ?? null),
+      cursor ? null : rows.length <= limit ? rows.length : countMeetings(db, ctx.principal, filters, order, TOTAL_CAP),
     ]);
     const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
     return {

@@ -91,16 +91,16 @@ export async function listMeetings(db: Kysely<Database>, p: Principal, f: Meetin
 }
 
 /**
- * How many meetings match, counting no further than `cap` (undefined beyond it). The capped rows
+ * How many meetings match, counting no further than `cap` (null beyond it, as `total` says). The capped rows
  * are read in the list's own order, so both engines walk the same index range the page came from:
  * without it PostgreSQL chose a sequential scan (LIMIT makes it look cheap) that read ~6,300 rows
  * to find 501 recent ones, 1.3 ms instead of ~0.2 ms.
  */
-export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, cap: number): Promise<number | undefined> {
+export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, cap: number): Promise<number | null> {
   const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
   const row = await db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const n = Number(row?.n ?? 0);
-  return n > cap ? undefined : n;
+  return n > cap ? null : n;
 }
 
 /** What a transcript page needs of its meeting: no notes or summaries (wide columns). */
@@ -108,13 +108,10 @@ export type TranscriptMeetingRow = Pick<MeetingsTable, 'id' | 'org_id' | 'title'
 
 /** One meeting if the caller may see it, with whether the caller attended it (get_meeting_transcript). */
 export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<TranscriptMeetingRow | undefined> {
-  return db
-    .selectFrom('meetings as m')
+  return meetingsFrom(db, p)
     .select(['m.id', 'm.org_id', 'm.title', 'm.start_at', 'm.end_at', 'm.has_transcript', 'm.transcript_reason', 'm.transcript_chars', 'm.segment_count'])
     .select(attendedExpr(p, 'm').as('attended'))
-    .where('m.org_id', '=', p.orgId)
     .where('m.id', '=', id)
-    .where(meetingVisible(p, 'm'))
     .executeTakeFirst();
 }
 
@@ -127,16 +124,16 @@ export async function findVisibleMeetingDetail(db: Kysely<Database>, p: Principa
     .executeTakeFirst();
 }
 
+/** What agent results and qualification results show of a meeting: no notes or summaries. */
+export type MeetingRefRow = Pick<MeetingsTable, 'id' | 'title' | 'start_at' | 'status' | 'has_transcript'> & { attended: number };
+
 /** Visible meetings among the given ids (others are silently absent). */
-export async function findVisibleMeetings(db: Kysely<Database>, p: Principal, ids: string[]): Promise<MeetingRow[]> {
+export async function findVisibleMeetings(db: Kysely<Database>, p: Principal, ids: string[]): Promise<MeetingRefRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('meetings as m')
-    .selectAll('m')
+  return meetingsFrom(db, p)
+    .select(['m.id', 'm.title', 'm.start_at', 'm.status', 'm.has_transcript'])
     .select(attendedExpr(p, 'm').as('attended'))
-    .where('m.org_id', '=', p.orgId)
     .where('m.id', 'in', ids)
-    .where(meetingVisible(p, 'm'))
     .execute();
 }
 
