@@ -1,6 +1,7 @@
-// POST /mcp: the MCP endpoint. Around the SDK's handler (both protocol eras, stateless) we put,
-// in order: CORS, method, Origin/Host, body size, bearer token → principal, per-user and
-// per-client rate limits. Everything the tools see comes from the verified token.
+// POST /mcp: the MCP endpoint. Before anything is answered: CORS, method, Origin/Host, body size,
+// bearer token → principal, per-user and per-client rate limits. Then a plain tools/call is answered
+// directly (direct-call.ts); everything else goes to the SDK's handler (both protocol eras,
+// stateless). Everything the tools see comes from the verified token.
 import { Hono } from 'hono';
 import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';

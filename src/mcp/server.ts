@@ -1,6 +1,7 @@
-// The MCP server behind POST /mcp. Tool schemas are converted to JSON Schema once, at module
-// load; the per-request factory only builds a server bound to the caller's principal (the SDK
-// creates one per request by design). Arguments are validated by our own boundary (run-tool.ts)
+// The MCP server behind POST /mcp for everything but a plain tools/call (direct-call.ts answers
+// those without it). Tool schemas are converted to JSON Schema once, at module load; the
+// per-request factory only builds a server bound to the caller's principal (the SDK creates one
+// per request by design). Arguments are validated by our own boundary (run-tool.ts)
 // so a bad argument is an actionable tool error, not a protocol error.
 import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';

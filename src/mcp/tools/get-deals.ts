@@ -75,7 +75,12 @@ export const getDealsTool = defineTool({
     const rows = await listDeals(db, ctx.principal, f, sort, after, limit + 1);
     const page = rows.slice(0, limit);
     const ids = page.map((d) => d.id);
-    const [owners, stats, choice] = await Promise.all([usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)), dealMeetingStats(db, ctx.principal, ids, ctx.now), defaultQualificationAgent(ctx)]);
+    const [owners, stats, choice, total] = await Promise.all([
+      usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)),
+      dealMeetingStats(db, ctx.principal, ids, ctx.now),
+      defaultQualificationAgent(ctx),
+      cursor ? null : rows.length <= limit ? rows.length : countDeals(db, ctx.principal, f),
+    ]);
     const quals = choice.kind === 'chosen' ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, choice.agent.id) : [];
     const percent = new Map(quals.map((q) => [q.deal_id, qualificationTotals(parseJson(DimensionsJson, q.dimensions)).percent]));
     const items = page.map((d) => {
@@ -93,7 +98,7 @@ export const getDealsTool = defineTool({
       structured: {
         deals: kept,
         ...pageOf(binding, rows, limit, kept.length, (d) => [sort.startsWith('amount') ? d.amount : d.close_date, d.id]),
-        total: cursor ? null : rows.length <= limit ? rows.length : await countDeals(db, ctx.principal, f),
+        total,
         truncated: cut,
         qualification_note: choice.kind === 'ambiguous' ? ambiguityNote(choice.candidates, 'qualification_percent') : null,
         filters: { status: args.status, sort, owner: args.owner ?? null, search: args.search ?? null },
