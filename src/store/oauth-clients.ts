@@ -120,6 +120,14 @@ export async function touchClient(db: Kysely<Database>, clientId: string, at: nu
   await db.updateTable('oauth_clients').set({ last_used_at: at }).where('client_id', '=', clientId).execute();
 }
 
+/** The lease only has to outlive the 30-day collection of unused clients: renewed hourly on use, not per request. */
+const CLIENT_LEASE_PRECISION_MS = 3600_000;
+
+/** Records a use of the client when its lease is older than the precision above (else writes nothing), as touchGrant does for grants. */
+export async function renewClientLease(db: Kysely<Database>, client: Pick<OAuthClient, 'clientId' | 'lastUsedAt'>, at: number): Promise<void> {
+  if (at - client.lastUsedAt > CLIENT_LEASE_PRECISION_MS) await touchClient(db, client.clientId, at);
+}
+
 /** Removes dynamic clients unused since `cutoff`; returns how many. First-party clients are kept. */
 export async function deleteClientsUnusedSince(db: Kysely<Database>, cutoff: number): Promise<number> {
   const r = await db.deleteFrom('oauth_clients').where('kind', '!=', 'first_party').where('last_used_at', '<', cutoff).executeTakeFirst();

@@ -2,16 +2,13 @@
 // named steps: read the credentials, refuse mixed methods, find the client, check the secret.
 import type { Context } from 'hono';
 import type { AppContext } from '../../http/context.ts';
-import { touchClient, type OAuthClient } from '../../store/oauth-clients.ts';
+import { renewClientLease, type OAuthClient } from '../../store/oauth-clients.ts';
 import { InvalidClient, InvalidRequest } from '../errors.ts';
 import type { Params } from '../http/params.ts';
 import { keyedHash } from '../secrets.ts';
 import { constantTimeEqual } from '../../crypto/constant-time.ts';
 import { ClientMetadataError } from './metadata-document.ts';
 import { resolveClient } from './resolve.ts';
-
-/** How stale a client's "last used" may get before a token request renews it. */
-const CLIENT_LEASE_PRECISION_MS = 3600_000;
 
 export type Credentials = { clientId: string; secret: string | undefined; basic: boolean };
 export type AuthenticatedClient = { client: OAuthClient; basic: boolean };
@@ -69,8 +66,6 @@ export async function authenticateClient(ctx: AppContext, credentials: Credentia
     // AS-60: either secret method is accepted for a secret client, whatever it registered (P13).
     if (!credentials.secret || !constantTimeEqual(client.secretHash, keyedHash(ctx.config.secrets.hash, credentials.secret))) throw fail('Client authentication failed');
   }
-  // The lease only has to outlive the 30-day collection of unused clients: renewed hourly, not per request.
-  const at = Date.now();
-  if (at - client.lastUsedAt > CLIENT_LEASE_PRECISION_MS) await touchClient(ctx.store.db, client.clientId, at);
+  await renewClientLease(ctx.store.db, client, Date.now());
   return { client, basic: credentials.basic };
 }
