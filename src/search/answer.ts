@@ -3,7 +3,7 @@
 // in a retrieved passage; what is not found is said to be not found.
 import { sectionAt } from './chunking.ts';
 import type { SearchHit } from './document-index.ts';
-import { stem, stemCounts, wordStems } from './query-terms.ts';
+import { stem, stemCounts, wantedStems, wordStems, type WantedStems } from './query-terms.ts';
 
 export type Scored = SearchHit & { relevance: number; matched: number; coverage: number };
 
@@ -27,6 +27,11 @@ export function weighTerms(groups: string[][], frequencies: number[], passages: 
   });
 }
 
+/** Every stem the terms look for (what a passage scan needs to stem). */
+export function wantedOf(terms: WeightedTerm[]): WantedStems {
+  return wantedStems(terms.flatMap((t) => t.stems));
+}
+
 function has(words: Set<string>, term: WeightedTerm): boolean {
   return term.stems.some((s) => words.has(s));
 }
@@ -36,22 +41,21 @@ export function isRelevant(hit: { coverage: number }): boolean {
 }
 
 /**
- * Re-ranks the engine's candidates the same way on both dialects, with BM25 computed here from the
- * question's weights (rarity over the passages in scope), so PostgreSQL, whose ts_rank_cd ignores
- * rarity, ranks like FTS5. Words in the heading or title count extra; the engine's own rank breaks
- * near-ties. Keeps at most two passages per document, and only relevant ones.
+ * Ranks the engine's candidates (the engines only select them), the same way on both dialects: BM25
+ * computed here from the question's weights (rarity over the passages in scope); words in the
+ * heading or title count extra. Keeps at most two passages per document, and only relevant ones.
  */
 export function rerank(hits: SearchHit[], terms: WeightedTerm[], topK: number): Scored[] {
   const K1 = 1.2;
   const B = 0.75;
   const totalWeight = terms.reduce((a, t) => a + t.weight, 0) || 1;
-  const maxEngine = Math.max(...hits.map((h) => h.score), Number.EPSILON);
-  const bodies = hits.map((h) => stemCounts(h.text));
+  const wanted = wantedOf(terms);
+  const bodies = hits.map((h) => stemCounts(h.text, wanted));
   const avgLength = bodies.reduce((a, b) => a + b.length, 0) / Math.max(1, bodies.length) || 1;
   const lexicals: number[] = [];
   const partial = hits.map((hit, i) => {
     const body = bodies[i] ?? { counts: new Map<string, number>(), length: 0 };
-    const head = wordStems(`${hit.heading} ${hit.title}`);
+    const head = wordStems(`${hit.heading} ${hit.title}`, wanted);
     let lexical = 0;
     let covered = 0;
     let matched = 0;
@@ -71,7 +75,7 @@ export function rerank(hits: SearchHit[], terms: WeightedTerm[], topK: number): 
   const maxLexical = Math.max(...lexicals, Number.EPSILON);
   const scored = partial.map(({ hit, lexical, matched, covered }): Scored => ({
     ...hit,
-    relevance: (0.8 * lexical) / maxLexical + 0.2 * (hit.score / maxEngine),
+    relevance: lexical / maxLexical,
     matched,
     coverage: covered / totalWeight,
   }));
@@ -121,13 +125,14 @@ export type Statement = { n: number; text: string; heading: string; start: numbe
  * passage number.
  */
 export function pickStatements(passages: Scored[], terms: WeightedTerm[], maxChars: number): Statement[] {
+  const wanted = wantedOf(terms);
   const candidates: (Statement & { score: number })[] = [];
   passages.forEach((p, i) => {
     for (const s of sentencesOf(p.text)) {
-      const words = wordStems(s.text);
+      const words = wordStems(s.text, wanted);
       const heading = sectionAt(p, s.start);
       // A term in the sentence's own section heading counts half ("How to respond" → its sentences).
-      const headingWords = wordStems(heading);
+      const headingWords = wordStems(heading, wanted);
       let score = 0;
       let inSentence = 0;
       for (const t of terms) {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Principal } from '../access/principal.ts';
 import type { Store } from '../store/database.ts';
-import { clip, excerpt, MIN_COVERAGE, pickStatements, rerank, sentencesOf, weighTerms, type Scored, type WeightedTerm } from './answer.ts';
+import { clip, excerpt, MIN_COVERAGE, pickStatements, rerank, sentencesOf, wantedOf, weighTerms, type Scored, type WeightedTerm } from './answer.ts';
 import { planRetrieval } from './retrieval-plan.ts';
 import { sectionAt } from './chunking.ts';
 import { documentIndex, type SearchHit, type SearchScope } from './document-index.ts';
@@ -105,12 +105,6 @@ const FREQUENCY_CAP = 1000;
 
 const key = (hit: SearchHit) => `${hit.documentId}:${hit.chunkIndex}`;
 
-/** Engine scores relative to the best of the same query (0–1]. */
-function normalized(hits: SearchHit[]): SearchHit[] {
-  const best = Math.max(...hits.map((h) => h.score), Number.EPSILON);
-  return hits.map((h) => ({ ...h, score: h.score / best }));
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
 }
@@ -133,8 +127,9 @@ function citation(hit: Scored, n: number, passage: { text: string; truncated: bo
 /** The best sentence of a passage for the question (for the excerpt window and the heading). */
 function bestSpan(hit: Scored, terms: WeightedTerm[]): { start: number; end: number } {
   let best = { start: 0, end: Math.min(hit.text.length, 1), score: -1 };
+  const wanted = wantedOf(terms);
   for (const s of sentencesOf(hit.text)) {
-    const words = wordStems(s.text);
+    const words = wordStems(s.text, wanted);
     const score = terms.filter((t) => t.stems.some((st) => words.has(st))).reduce((a, t) => a + t.weight, 0);
     if (score > best.score) best = { start: s.start, end: s.end, score };
   }
@@ -194,12 +189,12 @@ export async function askDocuments(store: Store, principal: Principal, args: Ask
   // large corpus); only when they do not fill top_k, every passage that could be relevant.
   const limit = Math.max(30, topK * 6);
   const known = groups.filter((_, i) => (frequencies[i] ?? 0) > 0);
-  let candidates = known.length > 1 && plan.length > 1 ? normalized(await index.search(scope, [known], limit)) : [];
+  // Passages with any of the question's words in their title or heading are offered first.
+  const headWords = known.flat();
+  let candidates = known.length > 1 && plan.length > 1 ? await index.search(scope, [known], limit, headWords) : [];
   let passages = rerank(candidates, weighted, topK);
   if (passages.length < topK) {
-    // The two queries' engine scores are on different scales: each is made relative to its own
-    // best, and a passage found by both keeps its score from the broader query.
-    const more = normalized(await index.search(scope, plan, limit));
+    const more = await index.search(scope, plan, limit, headWords);
     const seen = new Set(more.map(key));
     candidates = [...more, ...candidates.filter((c) => !seen.has(key(c)))];
     passages = rerank(candidates, weighted, topK);

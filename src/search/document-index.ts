@@ -25,13 +25,16 @@ export type SearchHit = {
   url: string;
   source: DocumentSource;
   lastModified: number;
-  /** The engine's relevance, larger is better (bm25 negated for FTS5; ts_rank_cd for PostgreSQL). */
-  score: number;
 };
 
 export type DocumentIndex = {
-  /** Chunks in scope matching `query` (see retrieval-plan.ts), best first, at most `limit`. */
-  search(scope: SearchScope, query: RetrievalQuery, limit: number): Promise<SearchHit[]>;
+  /**
+   * Candidate chunks in scope matching `query` (see retrieval-plan.ts), at most `limit`: first the
+   * most recently indexed with one of `headWords` (default: the query's words) in their title or
+   * heading, then the most recently indexed of the rest. Unranked: the reranker (answer.ts) orders
+   * them, the same way on both engines.
+   */
+  search(scope: SearchScope, query: RetrievalQuery, limit: number, headWords?: string[]): Promise<SearchHit[]>;
   /**
    * For each group of alternative words, how many passages in scope contain any of them, counted up
    * to `cap` (the weights need only tell rare from common words).

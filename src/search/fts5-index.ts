@@ -1,54 +1,49 @@
-// SQLite FTS5: MATCH on the contentless index, ranked by bm25 with column weights
-// (title 4, heading 3, body 1), joined to the chunk and its document for the visibility filter.
+// SQLite FTS5 as a filter: MATCH on the contentless index selects the candidate passages, joined to
+// the chunk and its document for the visibility filter; the reranker (answer.ts) ranks them.
+//
+// No bm25 here: FTS5 computes bm25's word rarity by reading every word's whole posting list on
+// each query, and scores every match, so a question of common words cost ~50 ms on 200,000
+// passages and ~0.5 s on 2,000,000, however few passages the caller may see. Instead the engine
+// hands over a bounded set: the newest passages whose title or heading holds a question word, and
+// when they are fewer than asked for, the newest of the rest. Both stream from the index in descending rowid order (rowids grow
+// with indexing, so re-indexed documents come first) and stop after `limit` visible ones.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
 import { fts5Query } from './query-terms.ts';
 import { visibleDocuments } from './scope-sql.ts';
-import { toHit, type HitRow } from './hit-row.ts';
-
+import { headFirst, toHit, type HitRow } from './hit-row.ts';
+import type { RetrievalQuery } from './retrieval-plan.ts';
 
 /**
- * CROSS JOIN fixes SQLite's join order (the FTS5 matches drive; each is looked up by rowid), so the
- * planner never scans all of an organization's chunks to meet the matches.
- * The best `inner` matches by bm25 are ranked inside FTS5 (its ORDER BY rank LIMIT path), then
- * joined to their chunk and document for the visibility filter. `inner` null ranks every match:
- * needed only when the first pass filtered too many of the best matches away.
+ * CROSS JOIN fixes SQLite's join order: the FTS5 matches drive, newest first (FTS5 delivers
+ * `order by rowid desc` itself, so nothing is sorted), and each is looked up by rowid, so the scan
+ * stops at the `limit`-th visible passage.
  */
-function query(scope: SearchScope, q: string, limit: number, inner: number | null) {
+function query(scope: SearchScope, q: string, limit: number) {
   return sql<HitRow>`
-    select c.document_id, c.idx, c.heading, c.text, d.title, d.url, d.source, d.last_modified, f.rank
-    from (
-      select rowid, rank
-      from document_chunks_fts
-      where document_chunks_fts match ${q} and rank match 'bm25(4.0, 3.0, 1.0)'
-      order by rank
-      ${inner === null ? sql`` : sql`limit ${inner}`}
-    ) f
+    select c.document_id, c.idx, c.heading, c.text, d.title, d.url, d.source, d.last_modified
+    from document_chunks_fts f
     cross join document_chunks c on c.id = f.rowid
     cross join documents d on d.org_id = c.org_id and d.id = c.document_id
-    where c.org_id = ${scope.orgId} and ${visibleDocuments(scope)}
-    order by f.rank, c.document_id, c.idx
+    where document_chunks_fts match ${q} and c.org_id = ${scope.orgId} and ${visibleDocuments(scope)}
+    order by f.rowid desc
     limit ${limit}`;
 }
 
-/** How many of the best matches the first pass looks at, per result wanted. */
-const OVERFETCH = 20;
+/** The retrieval query restricted to passages with one of `words` in the title or heading. */
+function inHead(retrieval: RetrievalQuery, words: string[]): string {
+  return `({title heading} : (${fts5Query([...new Set(words)])})) AND (${fts5Query(retrieval)})`;
+}
 
 export function fts5Index(db: Kysely<Database>): DocumentIndex {
   return {
-    async search(scope, retrieval, limit): Promise<SearchHit[]> {
-      const q = fts5Query(retrieval);
-      if (q === '') return [];
-      const inner = Math.max(500, limit * OVERFETCH);
-      let { rows } = await query(scope, q, limit, inner).execute(db);
-      if (rows.length < limit) {
-        // The first pass saw `inner` matches at most; if there were more, some visible ones may
-        // rank below them (another team's or organization's documents took the top places).
-        const { rows: seen } = await sql<{ n: number }>`select count(*) as n from (select 1 from document_chunks_fts where document_chunks_fts match ${q} limit ${inner + 1}) m`.execute(db);
-        if (Number(seen[0]?.n ?? 0) > inner) rows = (await query(scope, q, limit, null).execute(db)).rows;
-      }
-      return rows.map((r) => toHit(r, -Number(r.rank))); // bm25 is lower-is-better
+    async search(scope, retrieval, limit, headWords = retrieval.flat(2)): Promise<SearchHit[]> {
+      if (fts5Query(retrieval) === '') return [];
+      const head = fts5Query(headWords) === '' ? [] : (await query(scope, inHead(retrieval, headWords), limit).execute(db)).rows.map(toHit);
+      if (head.length === limit) return head;
+      const all = (await query(scope, fts5Query(retrieval), limit).execute(db)).rows.map(toHit);
+      return headFirst(head, all, limit);
     },
     async frequencies(scope, groups, cap) {
       const out: number[] = [];
@@ -66,7 +61,7 @@ export function fts5Index(db: Kysely<Database>): DocumentIndex {
       return out;
     },
     async explain(scope, retrieval, limit) {
-      const compiled = query(scope, fts5Query(retrieval) || '"x"', limit, Math.max(500, limit * OVERFETCH)).compile(db);
+      const compiled = query(scope, fts5Query(retrieval) || '"x"', limit).compile(db);
       const { rows } = await db.executeQuery<{ detail: string }>({ ...compiled, sql: `explain query plan ${compiled.sql}` });
       return rows.map((r) => r.detail);
     },

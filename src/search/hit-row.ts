@@ -1,5 +1,5 @@
-// The row both full-text engines select for a hit, and its conversion to a SearchHit. Only the
-// meaning of `rank` differs by engine, so the caller passes the score.
+// The row both full-text engines select for a candidate passage, its conversion to a SearchHit, and
+// how an engine's two candidate lists (title/heading matches, all matches) become one.
 import type { SearchHit } from './document-index.ts';
 import type { DocumentSource } from './schema.ts';
 
@@ -12,10 +12,9 @@ export type HitRow = {
   url: string;
   source: DocumentSource;
   last_modified: number;
-  rank: number;
 };
 
-export function toHit(r: HitRow, score: number): SearchHit {
+export function toHit(r: HitRow): SearchHit {
   return {
     documentId: r.document_id,
     chunkIndex: Number(r.idx),
@@ -25,6 +24,19 @@ export function toHit(r: HitRow, score: number): SearchHit {
     url: r.url,
     source: r.source,
     lastModified: Number(r.last_modified),
-    score,
   };
+}
+
+/** Title/heading matches first, then the other matches, each passage once, at most `limit`. */
+export function headFirst(head: SearchHit[], all: SearchHit[], limit: number): SearchHit[] {
+  const seen = new Set<string>();
+  const out: SearchHit[] = [];
+  for (const hit of [...head, ...all]) {
+    const key = `${hit.documentId}:${hit.chunkIndex}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(hit);
+    if (out.length === limit) break;
+  }
+  return out;
 }

@@ -59,22 +59,67 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Stems of every word of a text (for matching against stemmed query terms). */
-export function wordStems(text: string): Set<string> {
+/**
+ * The stems a question looks for. A scan of a passage stems only the words that could give one of
+ * them: stem() keeps a word's first two characters, so a word whose first two differ from every
+ * wanted stem's is counted but never stemmed (most words of a passage).
+ */
+export type WantedStems = { stems: ReadonlySet<string>; leads: ReadonlySet<number> };
+
+const lead = (word: string) => word.charCodeAt(0) * 65536 + (word.length > 1 ? word.charCodeAt(1) : 0);
+
+export function wantedStems(stems: Iterable<string>): WantedStems {
+  const set = new Set(stems);
+  return { stems: set, leads: new Set([...set].map(lead)) };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Calls `found` for each word of `text` whose stem is wanted; returns the text's length in words. */
+function scanWords(text: string, wanted: WantedStems, found: (stem: string) => void): number {
+  if (NON_ASCII.test(text)) {
+    // Letters beyond ASCII: normalized, every word stemmed (exact, and rare in these documents).
+    let length = 0;
+    for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+      length += 1;
+      const s = stem(match[0]);
+      if (wanted.stems.has(s)) found(s);
+    }
+    return length;
+  }
+  // ASCII (NFKC leaves it as is): words are runs of [a-z0-9] after lower-casing, as above.
+  const t = text.toLowerCase();
+  let length = 0;
+  let start = -1;
+  for (let i = 0; i <= t.length; i++) {
+    const c = i < t.length ? t.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    length += 1;
+    const key = t.charCodeAt(start) * 65536 + (i - start > 1 ? t.charCodeAt(start + 1) : 0);
+    if (wanted.leads.has(key)) {
+      const s = stem(t.slice(start, i));
+      if (wanted.stems.has(s)) found(s);
+    }
+    start = -1;
+  }
+  return length;
+}
+
+/** The wanted stems that occur in a text. */
+export function wordStems(text: string, wanted: WantedStems): Set<string> {
   const out = new Set<string>();
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) out.add(stem(match[0]));
+  scanWords(text, wanted, (s) => out.add(s));
   return out;
 }
 
-/** How often each word stem occurs in a text, and the text's length in words. */
-export function stemCounts(text: string): { counts: Map<string, number>; length: number } {
+/** How often each wanted stem occurs in a text, and the text's length in words. */
+export function stemCounts(text: string, wanted: WantedStems): { counts: Map<string, number>; length: number } {
   const counts = new Map<string, number>();
-  let length = 0;
-  for (const match of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    const s = stem(match[0]);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-    length += 1;
-  }
+  const length = scanWords(text, wanted, (s) => counts.set(s, (counts.get(s) ?? 0) + 1));
   return { counts, length };
 }
 

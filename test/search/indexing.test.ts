@@ -14,7 +14,9 @@ import {
   queryTerms,
   seedDemoDocuments,
 } from '../../src/search/index.ts';
+import fc from 'fast-check';
 import { planRetrieval } from '../../src/search/retrieval-plan.ts';
+import { stem, stemCounts, wantedStems, wordStems } from '../../src/search/query-terms.ts';
 import { createOrganization } from '../../src/store/organizations.ts';
 import type { Store } from '../../src/store/database.ts';
 import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
@@ -57,6 +59,33 @@ describe('queryTerms', () => {
     assert.deepEqual(queryTerms('What is the "discount" AND/OR NEAR(approval)*?'), ['discount', 'near', 'approval']);
     assert.deepEqual(queryTerms('😀 !!! the of'), []);
     assert.ok(queryTerms('word '.repeat(100) + Array.from({ length: 100 }, (_, i) => `w${i}x`).join(' ')).length <= 24);
+  });
+});
+
+describe('wordStems and stemCounts', () => {
+  // What a scan must find: every word (NFKC, lower-cased runs of letters and digits) stemmed.
+  const reference = (text: string) => [...text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => stem(m[0]));
+  const word = fc.stringMatching(/^[A-Za-z0-9]{1,12}$/);
+  const text = fc.oneof(
+    fc.array(fc.oneof(word, fc.constantFrom('Pricing', 'prices', 'flies', 'FLY', 'Ärger', 'ﬁle', 'naïve', 'x', '42')), { maxLength: 40 }).map((ws) => ws.join(' ')),
+    fc.string({ maxLength: 80 }),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+  );
+
+  it('should find exactly the wanted stems a full scan finds, and count every word', () => {
+    fc.assert(
+      fc.property(text, fc.array(word, { maxLength: 4 }), fc.nat(), (t, extra, pick) => {
+        const all = reference(t);
+        // Wanted: some of the text's own stems (so there is something to find) and some others.
+        const wanted = wantedStems([...all.filter((_, i) => (i + pick) % 3 === 0), ...extra.map(stem)]);
+        const expected = all.filter((s) => wanted.stems.has(s));
+        assert.deepEqual([...wordStems(t, wanted)].sort(), [...new Set(expected)].sort());
+        const { counts, length } = stemCounts(t, wanted);
+        assert.equal(length, all.length);
+        assert.deepEqual(Object.fromEntries([...counts].sort()), Object.fromEntries([...new Set(expected)].sort().map((s) => [s, expected.filter((e) => e === s).length])));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -145,6 +174,17 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(hits.map((h) => h.documentId), ['lonely']);
     });
 
+    it('should offer a passage with a question word in its title before newer passages that only mention it', async () => {
+      await indexDocuments(store, [doc('egret-guide', 'White plumage, a slow wingbeat and a harsh call mark the egret.', { title: 'Egret Field Guide' })]);
+      await indexDocuments(store, Array.from({ length: 60 }, (_, i) => doc(`lake-note${i}`, `Saw an egret by the lake, note ${i}.`)));
+      const hits = await documentIndex(store).search({ orgId, teamIds: [] }, [[['egret']]], 10);
+      assert.equal(hits.length, 10);
+      assert.equal(hits[0]?.documentId, 'egret-guide');
+      // The rest are the most recently indexed of the 60 notes, each once.
+      assert.equal(new Set(hits.slice(1).map((h) => h.documentId)).size, 9);
+      for (const h of hits.slice(1)) assert.match(h.documentId, /^lake-note\d+$/);
+    });
+
     it('should report a failed batch as a rejection, keeping the batches written before it', async () => {
       const docs = [
         ...Array.from({ length: 250 }, (_, i) => doc(`good${i}`, 'Puffin.')),
@@ -187,7 +227,10 @@ for (const dialect of dialectsUnderTest()) {
       if (dialect === 'sqlite') {
         // FTS5 answers MATCH from its index ("VIRTUAL TABLE INDEX …M…") and drives the joins: each
         // match is looked up by rowid and primary key, never a scan of the organization's chunks.
-        assert.match(plan, /SCAN document_chunks_fts VIRTUAL TABLE INDEX \d+:\w*M/);
+        // FTS5 also delivers the newest-first order, so nothing is sorted and the scan stops at the
+        // limit instead of visiting every match.
+        assert.match(plan, /SCAN f VIRTUAL TABLE INDEX \d+:\w*M/);
+        assert.doesNotMatch(plan, /TEMP B-TREE/);
         assert.match(plan, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
         assert.match(plan, /SEARCH d USING INDEX \w+ \(org_id=\? AND id=\?\)/);
       } else {
