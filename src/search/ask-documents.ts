@@ -90,13 +90,22 @@ function scopeOf(principal: Principal, args: AskDocumentsInput): SearchScope {
   return { orgId: principal.orgId, teamIds: principal.teamIds, sources: args.sources, documentIds: args.document_ids };
 }
 
-/** Visible documents and their passages (chunk_count is kept on the document row). */
+/**
+ * Visible documents and their passages: from the totals the triggers keep (a few rows per
+ * organization), or, when the question names documents, from those documents themselves.
+ */
 async function countDocuments(store: Store, scope: SearchScope): Promise<{ documents: number; passages: number }> {
-  const row = await store.db
-    .selectFrom('documents as d')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('d.chunk_count').as('chunks')])
-    .where(visibleDocuments(scope))
-    .executeTakeFirst();
+  const row = scope.documentIds?.length
+    ? await store.db
+        .selectFrom('documents as d')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('d.chunk_count').as('chunks')])
+        .where(visibleDocuments(scope))
+        .executeTakeFirst()
+    : await store.db
+        .selectFrom('document_totals as d')
+        .select((eb) => [eb.fn.sum<number>('d.documents').as('n'), eb.fn.sum<number>('d.chunks').as('chunks')])
+        .where(visibleDocuments(scope))
+        .executeTakeFirst();
   return { documents: Number(row?.n ?? 0), passages: Number(row?.chunks ?? 0) };
 }
 

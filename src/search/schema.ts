@@ -1,4 +1,4 @@
-// Row types of the documents tables (migration 0005), added to the store's `Database` by intersection.
+// Row types of the documents tables (migrations 0005, 0006), added to the store's `Database` by intersection.
 // The full-text parts (SQLite `id` rowid + FTS5 table, PostgreSQL `tsv`) are dialect-specific and
 // only touched by the DocumentIndex implementations, in raw SQL.
 export type DocumentSource = 'google_drive' | 'onedrive' | 'highspot' | 'upload';
@@ -28,7 +28,18 @@ export type DocumentChunksTable = {
   text: string;
 };
 
+/** Kept by triggers on documents (migration 0006); team_id is '' for org-visible documents. */
+export type DocumentTotalsTable = {
+  org_id: string;
+  visibility: DocumentVisibility;
+  team_id: string;
+  source: DocumentSource;
+  documents: number;
+  chunks: number;
+};
+
 export type SearchDatabase = {
   documents: DocumentsTable;
   document_chunks: DocumentChunksTable;
+  document_totals: DocumentTotalsTable;
 };

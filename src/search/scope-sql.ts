@@ -1,6 +1,7 @@
 // The access rule for documents (domain.md: org-visible + the caller's own teams'), plus the
 // optional sources/document_ids filters, as one SQL condition over `documents d`. Shared by both
-// engines so the rule is written once.
+// engines so the rule is written once. It also reads `document_totals d` (same columns; team_id
+// '' for org-visible), for scopes without document_ids.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { SearchScope } from './document-index.ts';
 

@@ -17,9 +17,11 @@ import {
 import fc from 'fast-check';
 import { planRetrieval } from '../../src/search/retrieval-plan.ts';
 import { stem, stemCounts, wantedStems, wordStems } from '../../src/search/query-terms.ts';
+import { Migrator } from 'kysely/migration';
 import { createOrganization } from '../../src/store/organizations.ts';
-import type { Store } from '../../src/store/database.ts';
-import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
+import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
+import { migrations } from '../../src/store/migrations/index.ts';
+import { createTestDatabase, dialectsUnderTest, openTestStore } from '../support/databases.ts';
 
 const words = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i % 50}`).join(' ');
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
@@ -183,6 +185,63 @@ for (const dialect of dialectsUnderTest()) {
       // The rest are the most recently indexed of the 60 notes, each once.
       assert.equal(new Set(hits.slice(1).map((h) => h.documentId)).size, 9);
       for (const h of hits.slice(1)) assert.match(h.documentId, /^lake-note\d+$/);
+    });
+
+    it('should keep the document totals equal to a count of the documents through replace, delete, update and an organization removed', async () => {
+      const other = (await createOrganization(store.db, { name: 'Totals Co', domains: ['totals.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+      const multi = (n: number) => Array.from({ length: n }, (_, i) => `# Part ${i}\n\n${words(30, `part${i}w`)}`).join('\n\n');
+      await indexDocuments(store, [
+        doc('t1', multi(3)),
+        doc('t2', multi(1), { source: 'highspot' }),
+        doc('t3', multi(2), { visibility: 'team', teamId: 'team_red' }),
+        { ...doc('t4', multi(4)), orgId: other },
+      ]);
+      await indexDocuments(store, [doc('t1', multi(5), { visibility: 'team', teamId: 'team_blue', source: 'onedrive' })]); // replaced
+      assert.equal(await deleteDocument(store, orgId, 't2'), true);
+      await store.db.updateTable('documents').set({ visibility: 'org', team_id: null }).where('org_id', '=', orgId).where('id', '=', 't3').execute();
+      const totals = async () => {
+        const kept = await store.db.selectFrom('document_totals').select(['org_id', 'visibility', 'team_id', 'source', 'documents', 'chunks']).where('documents', '>', 0).execute();
+        const counted = await store.db
+          .selectFrom('documents')
+          .select((eb) => ['org_id', 'visibility', 'team_id', 'source', eb.fn.countAll<number>().as('documents'), eb.fn.sum<number>('chunk_count').as('chunks')])
+          .groupBy(['org_id', 'visibility', 'team_id', 'source'])
+          .execute();
+        const key = (r: { org_id: string; visibility: string; team_id: string | null; source: string }) => `${r.org_id}/${r.visibility}/${r.team_id ?? ''}/${r.source}`;
+        return {
+          kept: Object.fromEntries(kept.map((r) => [key(r), [Number(r.documents), Number(r.chunks)]]).sort()),
+          counted: Object.fromEntries(counted.map((r) => [key(r), [Number(r.documents), Number(r.chunks)]]).sort()),
+        };
+      };
+      let t = await totals();
+      assert.deepEqual(t.kept, t.counted);
+      assert.equal(t.kept[`${orgId}/team/team_blue/onedrive`]?.[0], 1);
+      assert.equal(t.kept[`${orgId}/org//highspot`], undefined);
+      assert.equal(t.kept[`${orgId}/team/team_red/upload`], undefined);
+      assert.equal(t.kept[`${other}/org//upload`]?.[0], 1);
+      await store.db.deleteFrom('organizations').where('id', '=', other).execute();
+      t = await totals();
+      assert.deepEqual(t.kept, t.counted);
+      assert.equal(Object.keys(t.kept).some((k) => k.startsWith(other)), false);
+    });
+
+    it('should count documents indexed before the totals existed (the migration fills them)', async () => {
+      const database = await createTestDatabase(dialect);
+      const old = openStore(database.config);
+      try {
+        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations } });
+        assert.equal((await migrator.migrateTo('0005-documents')).error, undefined);
+        const org = (await createOrganization(old.db, { name: 'Before Co', domains: ['before.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+        await indexDocuments(old, [
+          { ...doc('b1', '# A\n\nOne.\n\n# B\n\nTwo.'), orgId: org },
+          { ...doc('b2', 'Three.', { visibility: 'team', teamId: 'team_x' }), orgId: org },
+        ]);
+        await migrateToLatest(old);
+        const rows = await old.db.selectFrom('document_totals').select(['visibility', 'team_id', 'documents']).where('org_id', '=', org).orderBy('visibility').execute();
+        assert.deepEqual(rows.map((r) => [r.visibility, r.team_id, Number(r.documents)]), [['org', '', 1], ['team', 'team_x', 1]]);
+      } finally {
+        await old.close();
+        await database.drop();
+      }
     });
 
     it('should report a failed batch as a rejection, keeping the batches written before it', async () => {

@@ -5,6 +5,7 @@ import * as identity from './0002-identity.ts';
 import * as oauth from './0003-oauth.ts';
 import * as salesData from './0004-sales-data.ts';
 import * as documents from './0005-documents.ts';
+import * as documentTotals from './0006-document-totals.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-oauth': oauth,
   '0004-sales-data': salesData,
   '0005-documents': documents,
+  '0006-document-totals': documentTotals,
 };
