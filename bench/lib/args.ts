@@ -22,9 +22,11 @@ export type BenchOptions = {
   profileDir: string | undefined;
   /** Datasets above this many meetings are skipped with a note (small disks, short sessions). */
   maxMeetings: number;
+  /** Document datasets above this many documents are skipped with a note (W3). */
+  maxDocuments: number;
 };
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--anchors-only] [--max-meetings N] [--profile] [--quiet] [--out DIR] [--data DIR]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--anchors-only] [--max-meetings N] [--max-documents N] [--profile] [--quiet] [--out DIR] [--data DIR]
 
   --quick          a sanity run in under 3 minutes: short rounds, small datasets
   --only W1,W4     run only these workloads
@@ -36,6 +38,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds
   --data DIR       dataset cache (default data/bench)
   --quiet          no progress lines
   --max-meetings N skip datasets above N meetings (noted in the results)
+  --max-documents N  skip document datasets above N documents (W3; noted in the results)
   --profile        run the service under node --cpu-prof (profiles in bench/results/profiles)
 `;
 
@@ -55,6 +58,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     quiet: false,
     profileDir: undefined,
     maxMeetings: Infinity,
+    maxDocuments: Infinity,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -96,6 +100,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--max-meetings':
         options.maxMeetings = Math.round(positive('--max-meetings', value()));
+        break;
+      case '--max-documents':
+        options.maxDocuments = Math.round(positive('--max-documents', value()));
         break;
       case '--profile':
         options.profileDir = 'bench/results/profiles';

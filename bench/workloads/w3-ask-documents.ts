@@ -57,9 +57,11 @@ export const w3: Workload = {
     const lacking = env.options.anchorsOnly
       ? ['--anchors-only (the anchor needs the service’s dataset)'] : [];
     if (lacking.length) return notRun(this, lacking, goalTexts.map(pending));
-    const sizes = env.options.quick ? [500] : [10_000, 100_000];
+    const wanted = env.options.quick ? [500] : [10_000, 100_000];
+    const sizes = wanted.filter((n) => n <= env.options.maxDocuments);
     const dialects: Dialect[] = ['sqlite'];
     const notes: string[] = [`question: "${QUESTION}" (anchor terms: ${TERMS.join(' ')}); user ada.admin (org-visible documents)`];
+    for (const n of wanted.filter((n) => !sizes.includes(n))) notes.push(`${n.toLocaleString('en-US')} documents skipped: above --max-documents ${env.options.maxDocuments}`);
     const pgProblem = await postgresReachable();
     if (pgProblem) notes.push(`PostgreSQL skipped: ${pgProblem}`);
     else dialects.push('postgres');

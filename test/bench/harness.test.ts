@@ -86,12 +86,15 @@ describe('bench arguments and statistics', () => {
   it('should take the quick defaults and the workload selection', () => {
     const o = parseArgs(['--quick', '--only', 'w1,W4']);
     assert.deepEqual([o.quick, o.only, o.rounds, o.durationS], [true, ['W1', 'W4'], 2, 1]);
+    const limits = parseArgs(['--max-meetings', '100000', '--max-documents=10000']);
+    assert.deepEqual([limits.maxMeetings, limits.maxDocuments, o.maxDocuments], [100_000, 10_000, Infinity]);
   });
 
   it('should refuse an unknown option or workload with a usage error', () => {
     assert.throws(() => parseArgs(['--fast']), UsageError);
     assert.throws(() => parseArgs(['--only', 'W9']), /unknown workload W9/);
     assert.throws(() => parseArgs(['--rounds', '0']), /positive number/);
+    assert.throws(() => parseArgs(['--max-documents', 'lots']), /--max-documents: expected a positive number/);
   });
 
   it('should give the median, spread, nearest-rank percentile and per-round ratios', () => {
