@@ -97,7 +97,11 @@ const databaseName = (key: string) => `bench_${key.replaceAll('-', '_')}`;
  */
 async function migrateForward(dir: string, request: DatasetRequest, key: string, marker: string, log: (line: string) => void): Promise<void> {
   const pattern = new RegExp(`^${baseKey(request)}-([0-9a-f]{10})\\.${request.dialect}\\.json$`);
-  const found = readdirSync(dir).map((f) => pattern.exec(f)).find((m) => m !== null && `${baseKey(request)}-${m[1]}` !== key);
+  // Only a dataset built the same way (FORMAT; markers before it was recorded are format 1).
+  const sameFormat = (file: string) => ((JSON.parse(readFileSync(join(dir, file), 'utf8')) as { format?: number }).format ?? 1) === FORMAT;
+  const found = readdirSync(dir)
+    .map((f) => pattern.exec(f))
+    .find((m) => m !== null && `${baseKey(request)}-${m[1]}` !== key && sameFormat(m[0]));
   if (!found) return;
   const oldKey = `${baseKey(request)}-${found[1]}`;
   const oldUrl = request.dialect === 'sqlite' ? `sqlite:${join(dir, `${oldKey}.db`)}` : postgresUrl(databaseName(oldKey));
@@ -165,7 +169,7 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
     rmSync(join(dir, `${key}.db`), { force: true });
     renameSync(buildPath, join(dir, `${key}.db`));
   }
-  const info = { builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
+  const info = { format: FORMAT, builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
   writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
   await pruneSuperseded(dir, request, key, log);
   log(`  dataset ${key} (${request.dialect}) built in ${info.buildSeconds} s`);
