@@ -177,8 +177,20 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
 }
 
 /** A private copy of a (small) SQLite dataset, for workloads that write a lot (refresh rotation). */
-export function copySqlite(dataset: Dataset, dataDir: string, name: string): string {
-  if (dataset.dialect !== 'sqlite') return dataset.databaseUrl;
+/**
+ * A private copy of a (small) dataset, for workloads that write a lot (refresh rotation): a file
+ * copy on SQLite, a database made from the dataset as its template on PostgreSQL. Without it every
+ * run's rotated tokens would stay in the cached dataset and later runs would measure a larger one.
+ */
+export async function scratchCopy(dataset: Dataset, dataDir: string, name: string): Promise<string> {
+  if (dataset.dialect === 'postgres') {
+    const database = `bench_scratch_${name.replace(/\W/g, '_')}`;
+    await pgAdmin(async (c) => {
+      await c.query(`drop database if exists ${database} with (force)`);
+      await c.query(`create database ${database} template ${databaseName(dataset.key)}`);
+    });
+    return postgresUrl(database);
+  }
   const source = dataset.databaseUrl.slice('sqlite:'.length);
   const target = join(resolve(ROOT, dataDir), 'scratch', `${name}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(target + suffix, { force: true });

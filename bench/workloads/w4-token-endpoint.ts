@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult, Contender, Load } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
-import { copySqlite, ensureDataset, postgresReachable, type Dataset, type Dialect } from '../lib/datasets.ts';
+import { ensureDataset, scratchCopy, postgresReachable, type Dataset, type Dialect } from '../lib/datasets.ts';
 import type { Running } from '../lib/proc.ts';
 import { serviceProcess } from '../lib/service.ts';
 import { issueTokens, scratchDir } from './contenders.ts';
@@ -34,8 +34,8 @@ async function probeRefresh(running: Running, load: Load): Promise<void> {
   chain.tokens.unshift(next);
 }
 
-function serviceRefresh(dialect: Dialect, dataset: Dataset, env: BenchEnv): Contender {
-  const databaseUrl = copySqlite(dataset, env.options.dataDir, `w4-${dialect}`);
+async function serviceRefresh(dialect: Dialect, dataset: Dataset, env: BenchEnv): Promise<Contender> {
+  const databaseUrl = await scratchCopy(dataset, env.options.dataDir, `w4-${dialect}`);
   const db = { ...dataset, databaseUrl };
   return {
     name: `service-${dialect}`,
@@ -84,10 +84,10 @@ export const w4: Workload = {
     const lacking = env.options.anchorsOnly ? ['--anchors-only'] : [];
     const contenders: Contender[] = [];
     if (lacking.length === 0) {
-      contenders.push(serviceRefresh('sqlite', await ensureDataset(env.options.dataDir, { dialect: 'sqlite', meetings: 10 }, env.log), env));
+      contenders.push(await serviceRefresh('sqlite', await ensureDataset(env.options.dataDir, { dialect: 'sqlite', meetings: 10 }, env.log), env));
       const pgProblem = await postgresReachable();
       if (pgProblem) notes.push(`PostgreSQL skipped: ${pgProblem}`);
-      else contenders.push(serviceRefresh('postgres', await ensureDataset(env.options.dataDir, { dialect: 'postgres', meetings: 10 }, env.log), env));
+      else contenders.push(await serviceRefresh('postgres', await ensureDataset(env.options.dataDir, { dialect: 'postgres', meetings: 10 }, env.log), env));
     } else {
       notes.unshift(`service not run: ${lacking.join('; ')} — anchors only`);
     }
