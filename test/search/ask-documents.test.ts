@@ -63,6 +63,24 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
+    it('should count exactly the documents the caller may see, with and without the sources filter', async () => {
+      const [red, blue] = f.northwind.teams;
+      const callers = [f.member([]), f.member([red!.id]), f.member([red!.id, blue!.id]), f.member([], 'globex'), f.member([f.globex.teams[0]!.id], 'globex')];
+      for (const principal of callers) {
+        for (const sources of [undefined, ['highspot'], ['google_drive', 'upload']] as const) {
+          const visible = await f.store.db
+            .selectFrom('documents')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('org_id', '=', principal.orgId)
+            .where((eb) => eb.or([eb('visibility', '=', 'org'), eb.and([eb('visibility', '=', 'team'), eb('team_id', 'in', [...principal.teamIds, '-'])])]))
+            .$if(sources !== undefined, (q) => q.where('source', 'in', [...(sources ?? [])]))
+            .executeTakeFirstOrThrow();
+          const out = await ask(f, principal, { question: 'discount approval', ...(sources ? { sources: [...sources] } : {}) });
+          assert.equal(out.documents_searched, Number(visible.n), `${principal.orgId} teams ${principal.teamIds.length} sources ${sources?.join(',') ?? 'all'}`);
+        }
+      }
+    });
+
     it('should only ever cite documents of the caller’s own organization', async () => {
       const globexIds = new Set((await f.store.db.selectFrom('documents').select('id').where('org_id', '=', f.globex.orgId).execute()).map((d) => d.id));
       for (const question of ['discount approval', 'SOC 2 report', 'How do we win against Callwise?']) {
