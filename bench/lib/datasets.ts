@@ -1,6 +1,6 @@
 // Datasets, built once through the service's own seed CLI and cached under ./data/bench, keyed by
-// size and schema version (a hash of the migrations), so a schema change rebuilds them and
-// nothing else does. SQLite: one file per dataset, built under a temporary name and renamed when
+// size and schema version (a hash of the migrations); after a schema change a cached dataset is
+// migrated forward (migrateForward) rather than rebuilt. SQLite: one file per dataset, built under a temporary name and renamed when
 // complete. PostgreSQL: one database per dataset on BENCH_POSTGRES_URL's server (not a schema:
 // Kysely's migrator looks for its own tables in every schema of a database, so a schema beside
 // another migrated one is taken as migrated); a marker file under ./data/bench records that it is
@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { ROOT, runNode } from './proc.ts';
 import { serviceEnv } from './service.ts';
@@ -28,6 +29,15 @@ export function schemaVersion(): string {
   const h = createHash('sha256').update(`format ${FORMAT}\n`);
   for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
   return h.digest('hex').slice(0, 10);
+}
+
+/** The migrations in order, each with a hash of its file (recorded in markers, checked before migrating forward). */
+export function migrationHashes(): [string, string][] {
+  const dir = join(ROOT, 'src/store/migrations');
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}-.+\.ts$/.test(f))
+    .sort()
+    .map((f) => [f.replace(/\.ts$/, ''), createHash('sha256').update(readFileSync(join(dir, f))).digest('hex').slice(0, 16)]);
 }
 
 export async function postgresReachable(): Promise<string | undefined> {
@@ -67,7 +77,7 @@ function postgresUrl(database: string): string {
 async function pruneSuperseded(dir: string, request: DatasetRequest, key: string, log: (line: string) => void): Promise<void> {
   const base = baseKey(request);
   for (const f of readdirSync(dir)) {
-    const m = /^(m\d+(?:-d\d+)?)-([0-9a-f]{10})\.(?:(sqlite|postgres)\.json|db(?:-wal|-shm)?)$/.exec(f);
+    const m = /^(m\d+(?:-d\d+)?)-([0-9a-f]{10})\.(?:(sqlite|postgres)\.json|(?:building\.)?db(?:-wal|-shm)?)$/.exec(f);
     if (!m || m[1] !== base || `${m[1]}-${m[2]}` === key) continue;
     if (m[3] !== undefined ? m[3] !== request.dialect : request.dialect !== 'sqlite') continue;
     rmSync(join(dir, f), { force: true });
@@ -89,37 +99,90 @@ export type DatasetRequest = { dialect: Dialect; meetings: number; documents?: n
 const baseKey = (request: DatasetRequest) => `m${request.meetings}${request.documents ? `-d${request.documents}` : ''}`;
 const databaseName = (key: string) => `bench_${key.replaceAll('-', '_')}`;
 
+const datasetUrl = (dir: string, dialect: Dialect, key: string) => (dialect === 'sqlite' ? `sqlite:${join(dir, `${key}.db`)}` : postgresUrl(databaseName(key)));
+
+type Marker = { format?: number; migrations?: [string, string][] };
+
+/** The migrations a dataset has applied, read from the dataset itself. */
+async function appliedMigrations(url: string): Promise<string[]> {
+  if (url.startsWith('sqlite:')) {
+    const db = new DatabaseSync(url.slice('sqlite:'.length), { readOnly: true });
+    try {
+      return (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map((r) => r.name);
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query<{ name: string }>('select name from kysely_migration order by name')).rows.map((r) => r.name);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Whether an older dataset can be migrated forward to the current schema: built the same way
+ * (FORMAT; markers before it was recorded are format 1), its applied migrations a strict prefix of
+ * the current ones (not a dataset of a newer branch), and, where its marker recorded them, none of
+ * those migration files edited since (Kysely would not re-run an edited migration).
+ */
+async function canMigrateForward(dir: string, dialect: Dialect, oldKey: string): Promise<boolean> {
+  const marker = JSON.parse(readFileSync(join(dir, `${oldKey}.${dialect}.json`), 'utf8')) as Marker;
+  if ((marker.format ?? 1) !== FORMAT) return false;
+  const current = migrationHashes();
+  if (marker.migrations && marker.migrations.some(([name, hash], i) => current[i]?.[0] !== name || current[i]?.[1] !== hash)) return false;
+  const applied = await appliedMigrations(datasetUrl(dir, dialect, oldKey)).catch(() => undefined);
+  if (applied === undefined || !applied.every((name, i) => current[i]?.[0] === name)) return false;
+  // All current migrations applied: the same schema under another key (the hash covers index.ts
+  // too), which only recorded hashes can vouch for.
+  return applied.length < current.length || marker.migrations !== undefined;
+}
+
+/** Older-schema datasets of this request, if any (newest marker first). */
+function olderKeys(dir: string, request: DatasetRequest, key: string): string[] {
+  const pattern = new RegExp(`^${baseKey(request)}-([0-9a-f]{10})\\.${request.dialect}\\.json$`);
+  return readdirSync(dir)
+    .filter((f) => pattern.test(f) && !f.startsWith(`${key}.`))
+    .sort((a, b) => statSync(join(dir, b)).mtimeMs - statSync(join(dir, a)).mtimeMs)
+    .map((f) => f.slice(0, f.length - `.${request.dialect}.json`.length));
+}
+
 /**
  * A complete dataset for the same request built under an older schema is migrated forward by the
  * service's own `migrate` command, as a production database would be, and takes the current key:
  * a schema change then costs seconds instead of a rebuild (a 1,000,000-meeting dataset takes half
- * an hour). If migrating fails, it is left alone, and the caller builds afresh (and prunes it).
+ * an hour). If it cannot be, it is left alone, and the caller builds afresh (and prunes it).
  */
 async function migrateForward(dir: string, request: DatasetRequest, key: string, marker: string, log: (line: string) => void): Promise<void> {
-  const pattern = new RegExp(`^${baseKey(request)}-([0-9a-f]{10})\\.${request.dialect}\\.json$`);
-  // Only a dataset built the same way (FORMAT; markers before it was recorded are format 1).
-  const sameFormat = (file: string) => ((JSON.parse(readFileSync(join(dir, file), 'utf8')) as { format?: number }).format ?? 1) === FORMAT;
-  const found = readdirSync(dir)
-    .map((f) => pattern.exec(f))
-    .find((m) => m !== null && `${baseKey(request)}-${m[1]}` !== key && sameFormat(m[0]));
-  if (!found) return;
-  const oldKey = `${baseKey(request)}-${found[1]}`;
-  const oldUrl = request.dialect === 'sqlite' ? `sqlite:${join(dir, `${oldKey}.db`)}` : postgresUrl(databaseName(oldKey));
+  let oldKey: string | undefined;
+  for (const candidate of olderKeys(dir, request, key)) {
+    if (await canMigrateForward(dir, request.dialect, candidate)) {
+      oldKey = candidate;
+      break;
+    }
+  }
+  if (!oldKey) return;
   log(`  migrating dataset ${oldKey} (${request.dialect}) forward to ${key} …`);
   try {
-    await runNode(['src/main.ts', 'migrate'], serviceEnv(oldUrl, 'http://127.0.0.1:3000', join(dir, 'scratch')), 3_600_000);
+    await runNode(['src/main.ts', 'migrate'], serviceEnv(datasetUrl(dir, request.dialect, oldKey), 'http://127.0.0.1:3000', join(dir, 'scratch')), 3_600_000);
+    if (request.dialect === 'sqlite') {
+      for (const suffix of ['-wal', '-shm', '']) {
+        if (existsSync(join(dir, `${oldKey}.db${suffix}`))) renameSync(join(dir, `${oldKey}.db${suffix}`), join(dir, `${key}.db${suffix}`));
+      }
+    } else {
+      await pgAdmin(async (c) => {
+        // A fresh build of this key that was interrupted leaves its database without a marker.
+        await c.query(`drop database if exists ${databaseName(key)} with (force)`);
+        await c.query(`alter database ${databaseName(oldKey)} rename to ${databaseName(key)}`);
+      });
+    }
   } catch (error) {
     log(`  could not migrate ${oldKey}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; building afresh`);
     return;
   }
-  if (request.dialect === 'sqlite') {
-    for (const suffix of ['-wal', '-shm', '']) {
-      if (existsSync(join(dir, `${oldKey}.db${suffix}`))) renameSync(join(dir, `${oldKey}.db${suffix}`), join(dir, `${key}.db${suffix}`));
-    }
-  } else {
-    await pgAdmin((c) => c.query(`alter database ${databaseName(oldKey)} rename to ${databaseName(key)}`));
-  }
-  const info = { ...(JSON.parse(readFileSync(join(dir, `${oldKey}.${request.dialect}.json`), 'utf8')) as Record<string, unknown>), migratedFrom: oldKey, migratedAt: new Date().toISOString() };
+  const info = { ...(JSON.parse(readFileSync(join(dir, `${oldKey}.${request.dialect}.json`), 'utf8')) as Record<string, unknown>), migrations: migrationHashes(), migratedFrom: oldKey, migratedAt: new Date().toISOString() };
   writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
   rmSync(join(dir, `${oldKey}.${request.dialect}.json`), { force: true });
   log(`  dataset ${oldKey} migrated forward to ${key}`);
@@ -137,7 +200,7 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
   const scratch = join(dir, 'scratch');
   mkdirSync(scratch, { recursive: true });
   const database = databaseName(key);
-  const finalUrl = request.dialect === 'sqlite' ? `sqlite:${join(dir, `${key}.db`)}` : postgresUrl(database);
+  const finalUrl = datasetUrl(dir, request.dialect, key);
   if (!existsSync(marker)) await migrateForward(dir, request, key, marker, log);
   if (existsSync(marker)) {
     const info = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
@@ -169,14 +232,13 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
     rmSync(join(dir, `${key}.db`), { force: true });
     renameSync(buildPath, join(dir, `${key}.db`));
   }
-  const info = { format: FORMAT, builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
+  const info = { format: FORMAT, migrations: migrationHashes(), builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
   writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
   await pruneSuperseded(dir, request, key, log);
   log(`  dataset ${key} (${request.dialect}) built in ${info.buildSeconds} s`);
   return { key, dialect: request.dialect, databaseUrl: finalUrl, meetings: request.meetings, documents: request.documents, info };
 }
 
-/** A private copy of a (small) SQLite dataset, for workloads that write a lot (refresh rotation). */
 /**
  * A private copy of a (small) dataset, for workloads that write a lot (refresh rotation): a file
  * copy on SQLite, a database made from the dataset as its template on PostgreSQL. Without it every
@@ -187,6 +249,8 @@ export async function scratchCopy(dataset: Dataset, dataDir: string, name: strin
     const database = `bench_scratch_${name.replace(/\W/g, '_')}`;
     await pgAdmin(async (c) => {
       await c.query(`drop database if exists ${database} with (force)`);
+      // A template must have no other sessions (a service left over from an interrupted run).
+      await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [databaseName(dataset.key)]);
       await c.query(`create database ${database} template ${databaseName(dataset.key)}`);
     });
     return postgresUrl(database);
@@ -208,10 +272,10 @@ const BYTES_PER_MEETING = 94_000;
 export function sqliteFits(dataDir: string, meetings: number): { fits: boolean; needGb: number; freeGb: number } {
   const dir = resolve(ROOT, dataDir);
   mkdirSync(dir, { recursive: true });
-  const key = `m${meetings}-${schemaVersion()}`;
   const free = statfsSync(dir);
   const freeGb = (free.bavail * free.bsize) / 2 ** 30;
-  if (existsSync(join(dir, `${key}.sqlite.json`))) return { fits: true, needGb: 0, freeGb };
+  // Cached, in this schema or an older one that ensureDataset migrates forward in place.
+  if (readdirSync(dir).some((f) => new RegExp(`^m${meetings}-[0-9a-f]{10}\\.sqlite\\.json$`).test(f))) return { fits: true, needGb: 0, freeGb };
   let perMeeting = BYTES_PER_MEETING;
   let largest = 0;
   for (const f of readdirSync(dir)) {
@@ -227,19 +291,14 @@ export function sqliteFits(dataDir: string, meetings: number): { fits: boolean; 
   return { fits: needGb < freeGb, needGb, freeGb };
 }
 
-/** The largest complete SQLite meetings dataset of this schema version (a stand-in when the wanted one cannot be built). */
-export function largestCachedSqlite(dataDir: string): Dataset | undefined {
+/** Meetings in the largest complete SQLite meetings dataset cached (any schema: ensureDataset migrates it forward), a stand-in when the wanted one cannot be built. */
+export function largestCachedSqlite(dataDir: string): number | undefined {
   const dir = resolve(ROOT, dataDir);
   if (!existsSync(dir)) return undefined;
-  const version = schemaVersion();
   const sizes = readdirSync(dir)
-    .map((f) => new RegExp(`^m(\\d+)-${version}\\.sqlite\\.json$`).exec(f)?.[1])
+    .map((f) => /^m(\d+)-[0-9a-f]{10}\.sqlite\.json$/.exec(f)?.[1])
     .filter((n): n is string => n !== undefined)
     .map(Number)
     .sort((a, b) => b - a);
-  const meetings = sizes[0];
-  if (meetings === undefined) return undefined;
-  const key = `m${meetings}-${version}`;
-  const info = JSON.parse(readFileSync(join(dir, `${key}.sqlite.json`), 'utf8')) as Record<string, unknown>;
-  return { key, dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, `${key}.db`)}`, meetings, info };
+  return sizes[0];
 }
