@@ -10,6 +10,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Another instance may still be writing documents during a rolling deploy: hold them off until
+  // the totals are filled and the trigger exists (the migration is one transaction), or a document
+  // written in between would never be counted. SQLite's migration holds the write lock already.
+  if (isPostgres(db)) await sql`lock table documents in share row exclusive mode`.execute(db);
   await db.schema
     .createTable('document_totals')
     .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
