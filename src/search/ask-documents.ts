@@ -7,7 +7,8 @@ import type { Store } from '../store/database.ts';
 import { clip, excerpt, MIN_COVERAGE, pickStatements, rerank, sentencesOf, wantedOf, weighTerms, type Scored, type WeightedTerm } from './answer.ts';
 import { planRetrieval } from './retrieval-plan.ts';
 import { sectionAt } from './chunking.ts';
-import { documentIndex, type SearchHit, type SearchScope } from './document-index.ts';
+import { documentIndex, type SearchScope } from './document-index.ts';
+import { headFirst } from './hit-row.ts';
 import { cachedFrequencies } from './frequency-cache.ts';
 import { documentSources } from './documents.ts';
 import { queryTerms, termGroups, wordStems } from './query-terms.ts';
@@ -112,7 +113,6 @@ async function countDocuments(store: Store, scope: SearchScope): Promise<{ docum
 /** Frequencies are counted up to this many passages; above it a word is common anyway. */
 const FREQUENCY_CAP = 1000;
 
-const key = (hit: SearchHit) => `${hit.documentId}:${hit.chunkIndex}`;
 
 function iso(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
@@ -204,8 +204,7 @@ export async function askDocuments(store: Store, principal: Principal, args: Ask
   let passages = rerank(candidates, weighted, topK);
   if (passages.length < topK) {
     const more = await index.search(scope, plan, limit, headWords);
-    const seen = new Set(more.map(key));
-    candidates = [...more, ...candidates.filter((c) => !seen.has(key(c)))];
+    candidates = headFirst(more, candidates);
     passages = rerank(candidates, weighted, topK);
   }
   if (passages.length === 0) return nothing();

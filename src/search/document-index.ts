@@ -29,10 +29,13 @@ export type SearchHit = {
 
 export type DocumentIndex = {
   /**
-   * Candidate chunks in scope matching `query` (see retrieval-plan.ts), at most `limit`: first the
-   * most recently indexed with one of `headWords` (default: the query's words) in their title or
-   * heading, then the most recently indexed of the rest. Unranked: the reranker (answer.ts) orders
-   * them, the same way on both engines.
+   * Candidate chunks in scope matching `query` (see retrieval-plan.ts), at most `limit`, unranked
+   * (the reranker in answer.ts orders them, the same way on both engines). Passages with one of
+   * `headWords` (default: the query's words) in their title or heading come first, then the most
+   * recently indexed. FTS5 takes the newest title/heading matches, then the newest of the rest;
+   * PostgreSQL orders by how many of the words' stems the title and heading contain (as
+   * substrings, so "pric" also counts in "Apricot"), then by the document's indexing time. The
+   * two may pick different candidates when more than `limit` match.
    */
   search(scope: SearchScope, query: RetrievalQuery, limit: number, headWords?: string[]): Promise<SearchHit[]>;
   /**

@@ -1,12 +1,15 @@
 // SQLite FTS5 as a filter: MATCH on the contentless index selects the candidate passages, joined to
 // the chunk and its document for the visibility filter; the reranker (answer.ts) ranks them.
 //
-// No bm25 here: FTS5 computes bm25's word rarity by reading every word's whole posting list on
-// each query, and scores every match, so a question of common words cost ~50 ms on 200,000
-// passages and ~0.5 s on 2,000,000, however few passages the caller may see. Instead the engine
-// hands over a bounded set: the newest passages whose title or heading holds a question word, and
-// when they are fewer than asked for, the newest of the rest. Both stream from the index in descending rowid order (rowids grow
-// with indexing, so re-indexed documents come first) and stop after `limit` visible ones.
+// No bm25 here: FTS5 computes bm25's word rarity by reading every query word's whole posting list
+// on each query, and scores every match, so a question of common words cost ~50 ms on 200,000
+// passages and ~0.5 s on 2,000,000. Instead the engine hands over a bounded set: the newest
+// passages whose title or heading holds a question word, and when they are fewer than asked for,
+// the newest of the rest. Both stream from the index in descending rowid order (rowids grow with
+// indexing, so re-indexed documents come first) and stop after `limit` visible ones: the cost
+// follows the matches passed over, which is small unless most matches are invisible to the caller
+// (the index spans every organization) or fewer than `limit` match at all; a column-filtered query
+// also reads its words' posting lists.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';

@@ -27,12 +27,15 @@ export function toHit(r: HitRow): SearchHit {
   };
 }
 
-/** Title/heading matches first, then the other matches, each passage once, at most `limit`. */
-export function headFirst(head: SearchHit[], all: SearchHit[], limit: number): SearchHit[] {
+/** A passage's identity across queries. */
+export const passageKey = (hit: SearchHit): string => `${hit.documentId}:${hit.chunkIndex}`;
+
+/** The first list, then the passages of the second not in it, each passage once, at most `limit`. */
+export function headFirst(head: SearchHit[], all: SearchHit[], limit = Infinity): SearchHit[] {
   const seen = new Set<string>();
   const out: SearchHit[] = [];
   for (const hit of [...head, ...all]) {
-    const key = `${hit.documentId}:${hit.chunkIndex}`;
+    const key = passageKey(hit);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(hit);

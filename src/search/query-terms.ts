@@ -128,7 +128,8 @@ export function stemCounts(text: string, wanted: WantedStems): { counts: Map<str
  * of a clause AND-ed, the alternatives of a group OR-ed. A flat list of words is one clause per word.
  */
 export function fts5Query(clauses: readonly (string | readonly (readonly string[])[])[]): string {
-  const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+  // SQLite reads a query string only up to a NUL: it would leave the quote unterminated.
+  const quote = (t: string) => `"${t.replaceAll('\0', '').replaceAll('"', '""')}"`;
   const group = (g: readonly string[]) => `(${g.map(quote).join(' OR ')})`;
   return clauses
     .map((c) => (typeof c === 'string' ? [[c]] : c).filter((g) => g.length > 0))

@@ -17,7 +17,8 @@ import type { RetrievalQuery } from './retrieval-plan.ts';
 
 /** Clauses OR-ed (||), groups of a clause AND-ed (&&), alternatives OR-ed; a stop word gives an empty, ignored operand. */
 function tsquery(retrieval: RetrievalQuery): RawBuilder<unknown> {
-  const group = (g: string[]) => sql`(${sql.join(g.map((w) => sql`plainto_tsquery('english', ${w})`), sql` || `)})`;
+  // PostgreSQL text cannot hold NUL: a word with one would fail the whole query.
+  const group = (g: string[]) => sql`(${sql.join(g.map((w) => sql`plainto_tsquery('english', ${w.replaceAll('\0', '')})`), sql` || `)})`;
   const clauses = retrieval.map((c) => c.filter((g) => g.length > 0)).filter((c) => c.length > 0);
   return sql`(${sql.join(clauses.map((c) => sql`(${sql.join(c.map(group), sql` && `)})`), sql` || `)})`;
 }
@@ -28,7 +29,7 @@ function tsquery(retrieval: RetrievalQuery): RawBuilder<unknown> {
  * the order of candidates depends on it; the reranker checks words exactly.
  */
 function inHead(words: string[]): RawBuilder<number> {
-  const stems = [...new Set(words.map((w) => stem(w)).filter((s) => s.length > 0))];
+  const stems = [...new Set(words.map((w) => stem(w.replaceAll('\0', ''))).filter((s) => s.length > 0))];
   if (stems.length === 0) return sql<number>`0`;
   const like = (s: string) => sql`(lower(c.heading || ' ' || d.title) like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`})::int`;
   return sql<number>`(${sql.join(stems.map(like), sql` + `)})`;

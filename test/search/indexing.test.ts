@@ -165,13 +165,11 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['ostrich']]], 1000)).length, 600);
     });
 
-    it('should still find a visible passage ranked below hundreds of invisible ones', async () => {
-      // 600 better-matching passages of another team crowd the top of the index; the one visible
-      // passage must come back anyway (the search widens when the first pass is all invisible).
-      await indexDocuments(store, [
-        ...Array.from({ length: 600 }, (_, i) => doc(`crowd${i}`, `# Kestrel kestrel\n\nKestrel kestrel kestrel ${i}.`, { visibility: 'team', teamId: 'team_other' })),
-        doc('lonely', `# Notes\n\n${words(300)} and one kestrel.`),
-      ]);
+    it('should still find a visible passage behind hundreds of newer invisible ones', async () => {
+      // 600 passages of another team, matching better and indexed later, come first in the index's
+      // order; the one visible passage must come back anyway (the scan passes over invisible ones).
+      await indexDocuments(store, [doc('lonely', `# Notes\n\n${words(300)} and one kestrel.`)]);
+      await indexDocuments(store, Array.from({ length: 600 }, (_, i) => doc(`crowd${i}`, `# Kestrel kestrel\n\nKestrel kestrel kestrel ${i}.`, { visibility: 'team', teamId: 'team_other' })));
       const hits = await documentIndex(store).search({ orgId, teamIds: ['team_mine'] }, [[['kestrel']]], 10);
       assert.deepEqual(hits.map((h) => h.documentId), ['lonely']);
     });
@@ -185,6 +183,8 @@ for (const dialect of dialectsUnderTest()) {
       // The rest are the most recently indexed of the 60 notes, each once.
       assert.equal(new Set(hits.slice(1).map((h) => h.documentId)).size, 9);
       for (const h of hits.slice(1)) assert.match(h.documentId, /^lake-note\d+$/);
+      // Any string is a word to the index, even one the database cannot store (NUL).
+      assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['egr\0et']]], 5, ['eg\0ret', '"\0'])).length, 5);
     });
 
     it('should keep the document totals equal to a count of the documents through replace, delete, update and an organization removed', async () => {
