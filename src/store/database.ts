@@ -1,6 +1,7 @@
 // One store, two dialects. Dialect differences live here as capability flags, never as
 // `if (sqlite)` scattered through repositories.
 import { Kysely, sql } from 'kysely';
+import type { QueryConfig } from 'pg';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
@@ -39,10 +40,19 @@ export function openStore(config: DatabaseConfig): Store {
   }
   const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax });
   const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true });
+  // Not through Kysely: the pool's 10 s query timeout (fail fast on a request path) would cut off
+  // a VACUUM of a large database after a bulk load, failing an import whose rows are all written.
+  const vacuum = async () => {
+    // query_timeout per query is honoured by pg's client but missing from its types.
+    await pool.query({ text: 'vacuum analyze', query_timeout: MAINTENANCE_TIMEOUT_MS } as QueryConfig);
+  };
+  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, vacuum);
 }
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities): Store {
+/** How long statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
+const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
+
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, vacuum?: () => Promise<void>): Store {
   let closed: Promise<void> | undefined;
   return {
     db,
@@ -60,7 +70,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
       }
     },
     async refreshStatistics() {
-      await sql.raw(dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
+      await (vacuum ? vacuum() : sql`analyze`.execute(db));
     },
     close() {
       closed ??= db.destroy();
