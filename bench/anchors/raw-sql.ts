@@ -45,6 +45,9 @@ createServer((req, res) => {
   }
   req.resume();
   req.on('end', () => {
+    // Skip a request whose requester has gone (queued behind a slow synchronous SQLite query when
+    // its round ended): its work would only take CPU from the contender measured next.
+    if (res.destroyed || req.socket.destroyed) return;
     run(res).then(
       (rows) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ rows })),
       (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),

@@ -122,8 +122,11 @@ export const w2: Workload = {
 
 export function verdict(items: { c: CaseResult; v: number | undefined }[], ok: (v: number) => boolean, show: (v: number) => string): { met: boolean | null; detail: string } {
   const known = items.filter((x) => x.v !== undefined && Number.isFinite(x.v));
+  // Met only when every case was measured: a case without a figure leaves the goal open (—), unless
+  // a measured one already fails it.
+  const failed = known.some((x) => !ok(x.v as number));
   return {
-    met: known.length === 0 ? null : known.every((x) => ok(x.v as number)),
+    met: failed ? false : known.length === items.length && items.length > 0 ? true : null,
     detail: items.map((x) => `${x.c.title}: ${x.v === undefined || !Number.isFinite(x.v) ? 'n/a' : show(x.v)}`).join('; '),
   };
 }

@@ -10,6 +10,8 @@ import { parseArgs, UsageError } from '../../bench/lib/args.ts';
 import { median, pairedRatio, percentile, spread } from '../../bench/lib/stats.ts';
 import { runBench } from '../../bench/run.ts';
 import type { Results } from '../../bench/lib/report.ts';
+import type { CaseResult } from '../../bench/lib/compare.ts';
+import { verdict } from '../../bench/workloads/w2-transcript.ts';
 
 describe('bench harness on the W1 anchors', () => {
   const out = mkdtempSync(join(tmpdir(), 'aas-bench-'));
@@ -95,6 +97,16 @@ describe('bench arguments and statistics', () => {
     assert.throws(() => parseArgs(['--only', 'W9']), /unknown workload W9/);
     assert.throws(() => parseArgs(['--rounds', '0']), /positive number/);
     assert.throws(() => parseArgs(['--max-documents', 'lots']), /--max-documents: expected a positive number/);
+  });
+
+  it('should call a goal met only when every case was measured and passes', () => {
+    const c = (title: string) => ({ title }) as unknown as CaseResult;
+    const under = (v: number) => v <= 50;
+    const show = (v: number) => `${v} ms`;
+    assert.deepEqual(verdict([{ c: c('A'), v: 40 }, { c: c('B'), v: 30 }], under, show), { met: true, detail: 'A: 40 ms; B: 30 ms' });
+    assert.deepEqual(verdict([{ c: c('A'), v: 40 }, { c: c('B'), v: undefined }], under, show), { met: null, detail: 'A: 40 ms; B: n/a' });
+    assert.equal(verdict([{ c: c('A'), v: 60 }, { c: c('B'), v: undefined }], under, show).met, false);
+    assert.equal(verdict([], under, show).met, null);
   });
 
   it('should give the median, spread, nearest-rank percentile and per-round ratios', () => {
