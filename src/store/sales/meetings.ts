@@ -5,7 +5,8 @@ import type { Database } from '../schema.ts';
 import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
-import { containsPattern, ilike } from './like.ts';
+import { containsPattern } from './like.ts';
+import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, type KeysetOrder } from './keyset.ts';
 
 export type MeetingFilters = {
@@ -55,28 +56,43 @@ function listColumns(q: ReturnType<typeof meetingsFrom>) {
 
 const meetingsFrom = (db: Kysely<Database>, p: Principal) => db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where(meetingVisible(p, 'm'));
 
-function filtered(db: Kysely<Database>, p: Principal, f: MeetingFilters) {
+/**
+ * The filters as the SQL binds them: emails lowercased, `q` as its LIKE pattern, the transcript
+ * flag as the column's 0/1. The builders below only place these values, never transform them,
+ * so the list and count statements can be compiled once per shape (prepared.ts `shaped`).
+ */
+type BoundFilters = Omit<MeetingFilters, 'q' | 'hasTranscript'> & { qPattern?: string; hasTranscript?: 0 | 1 };
+
+function boundFilters(f: MeetingFilters): BoundFilters {
+  const { q, hasTranscript, participantEmails, ...rest } = f;
+  const out: BoundFilters = { ...rest };
+  if (participantEmails) out.participantEmails = participantEmails.map((e) => e.toLowerCase());
+  if (q !== undefined) out.qPattern = containsPattern(q);
+  if (hasTranscript !== undefined) out.hasTranscript = hasTranscript ? 1 : 0;
+  return out;
+}
+
+function filtered(db: Kysely<Database>, p: Principal, f: BoundFilters) {
   let q = meetingsFrom(db, p)
     .where('m.start_at', '>=', f.from)
     .where('m.start_at', '<', f.to);
-  if (f.ownerId) q = q.where('m.owner_id', '=', f.ownerId);
-  if (f.dealId) q = q.where('m.deal_id', '=', f.dealId);
-  if (f.teamId) q = q.where('m.team_id', '=', f.teamId);
-  if (f.status) q = q.where('m.status', '=', f.status);
-  if (f.meetingType) q = q.where('m.meeting_type', '=', f.meetingType);
-  if (f.hasTranscript !== undefined) q = q.where('m.has_transcript', '=', f.hasTranscript ? 1 : 0);
+  if (f.ownerId !== undefined) q = q.where('m.owner_id', '=', f.ownerId);
+  if (f.dealId !== undefined) q = q.where('m.deal_id', '=', f.dealId);
+  if (f.teamId !== undefined) q = q.where('m.team_id', '=', f.teamId);
+  if (f.status !== undefined) q = q.where('m.status', '=', f.status);
+  if (f.meetingType !== undefined) q = q.where('m.meeting_type', '=', f.meetingType);
+  if (f.hasTranscript !== undefined) q = q.where('m.has_transcript', '=', f.hasTranscript);
   if (f.accountIds) q = f.accountIds.length ? q.where('m.account_id', 'in', f.accountIds) : q.where(sql<boolean>`1 = 0`);
   // Participant conditions are correlated EXISTS: they probe one meeting's few participants
   // through the primary key instead of scanning every participant of the org.
   if (f.participantEmails?.length) {
-    const emails = f.participantEmails.map((e) => e.toLowerCase());
-    q = q.where(sql<boolean>`exists (select 1 from participants pe where pe.org_id = m.org_id and pe.meeting_id = m.id and pe.email in (${sql.join(emails)}))`);
+    q = q.where(sql<boolean>`exists (select 1 from participants pe where pe.org_id = m.org_id and pe.meeting_id = m.id and pe.email in (${sql.join(f.participantEmails)}))`);
   }
-  if (f.q) {
-    const pattern = containsPattern(f.q);
+  if (f.qPattern !== undefined) {
+    const pattern = f.qPattern;
     q = q.where((eb) =>
       eb.or([
-        ilike('m.title', f.q!),
+        sql<boolean>`lower(m.title) like ${pattern} escape '\\'`,
         sql<boolean>`exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\'))`,
       ]),
     );
@@ -84,11 +100,52 @@ function filtered(db: Kysely<Database>, p: Principal, f: MeetingFilters) {
   return q;
 }
 
-export async function listMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, after: [number, string] | null, limit: number): Promise<MeetingListRow[]> {
-  let q = listColumns(filtered(db, p, f));
-  if (after) q = q.where(afterPosition('m.start_at', 'm.id', order, after));
-  return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit).execute();
+/** The principal as the visibility predicate binds it: ids and email are values; the role and the size of the managed set shape the SQL. */
+function bindPrincipal(b: Binder, p: Principal): Principal {
+  return {
+    ...p,
+    orgId: b.value(p.orgId),
+    userId: b.value(p.userId),
+    email: b.value(p.email),
+    role: b.fact(p.role),
+    managedTeamIds: b.fact(p.managedTeamIds.length) > 0 ? p.managedTeamIds : [],
+    managedMemberIds: Array.from({ length: b.fact(p.managedMemberIds.length) }, (_, i) => b.value(p.managedMemberIds[i]!)),
+  };
 }
+
+/** Which filters are present and how long their lists are are facts; what they hold are values. */
+function bindFilters(b: Binder, f: BoundFilters): BoundFilters {
+  const out: BoundFilters = { from: b.value(f.from), to: b.value(f.to) };
+  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'qPattern'] as const;
+  for (const name of optional) if (b.fact(f[name] !== undefined)) (out as Record<string, unknown>)[name] = b.value(f[name]);
+  for (const name of ['accountIds', 'participantEmails'] as const) {
+    const list = f[name];
+    if (b.fact(list === undefined ? -1 : list.length) >= 0) out[name] = list!.map((v) => b.value(v));
+  }
+  return out;
+}
+
+const listStatement = shaped<[Principal, BoundFilters, KeysetOrder, readonly [number, string] | null, number]>()(
+  (db, p, f, order, after, limit) => {
+    let q = listColumns(filtered(db, p, f));
+    if (after) q = q.where(afterPosition('m.start_at', 'm.id', order, after));
+    return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
+  },
+  // The page size is a fact: the SQLite dialect writes it into the SQL (sqlite.ts).
+  (b, p, f, order, after, limit) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit)],
+);
+
+export async function listMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, after: [number, string] | null, limit: number): Promise<MeetingListRow[]> {
+  return listStatement.execute(db, p, boundFilters(f), order, after, limit);
+}
+
+const countStatement = shaped<[Principal, BoundFilters, KeysetOrder, number]>()(
+  (db, p, f, order, cap) => {
+    const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
+    return db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n'));
+  },
+  (b, p, f, order, cap) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(cap)],
+);
 
 /**
  * How many meetings match, counting no further than `cap` (null beyond it, as `total` says). The capped rows
@@ -97,8 +154,7 @@ export async function listMeetings(db: Kysely<Database>, p: Principal, f: Meetin
  * to find 501 recent ones, 1.3 ms instead of ~0.2 ms.
  */
 export async function countMeetings(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, cap: number): Promise<number | null> {
-  const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
-  const row = await db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const [row] = await countStatement.execute(db, p, boundFilters(f), order, cap);
   const n = Number(row?.n ?? 0);
   return n > cap ? null : n;
 }
@@ -185,16 +241,21 @@ export async function participantsOf(db: Kysely<Database>, orgId: string, meetin
 
 export type ExternalParticipant = Pick<ParticipantsTable, 'meeting_id' | 'name' | 'email' | 'company' | 'title'>;
 
+const externalParticipantsStatement = shaped<[string, readonly string[]]>()(
+  (db, orgId, meetingIds) =>
+    db
+      .selectFrom('participants')
+      .select(['meeting_id', 'name', 'email', 'company', 'title'])
+      .where('org_id', '=', orgId)
+      .where('meeting_id', 'in', meetingIds)
+      .where('side', '!=', 'seller')
+      .orderBy('meeting_id')
+      .orderBy('id'),
+  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
+);
+
 /** The participants lists show (everyone but the seller side), with only the columns they show. */
 export async function externalParticipantsOf(db: Kysely<Database>, orgId: string, meetingIds: string[]): Promise<ExternalParticipant[]> {
   if (meetingIds.length === 0) return [];
-  return db
-    .selectFrom('participants')
-    .select(['meeting_id', 'name', 'email', 'company', 'title'])
-    .where('org_id', '=', orgId)
-    .where('meeting_id', 'in', meetingIds)
-    .where('side', '!=', 'seller')
-    .orderBy('meeting_id')
-    .orderBy('id')
-    .execute();
+  return externalParticipantsStatement.execute(db, orgId, meetingIds);
 }
