@@ -3,7 +3,35 @@ import { z } from 'zod';
 import type { ToolContext } from '../define-tool.ts';
 import { visibilityLabel } from '../../access/principal.ts';
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+const DAY_MS = 86_400_000;
+/** Years 1970–9999: the range whose ISO form is `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
+const ISO_FAST_END = 253_402_300_800_000;
+const dayPrefixes = new Map<number, string>();
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()`, the same string for every input. Lists format two or three
+ * times per item (~50 a page); building the time of day by arithmetic on a cached date prefix
+ * takes a fifth of Date's formatting.
+ */
+export function iso(ms: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms >= ISO_FAST_END) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= 4096) dayPrefixes.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
+  }
+  let rest = ms - day * DAY_MS;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  const milli = rest - s * 1000;
+  return `${prefix}${pad2(h)}:${pad2(m)}:${pad2(s)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
 export const estTokens = (chars: number) => Math.ceil(chars / 4);
 
 /** A score as a percent of its maximum, one decimal (server-computed, tools.md); null without a maximum. */
@@ -39,6 +67,8 @@ export const pageFields = {
 
 /** Keeps the longest prefix of items whose JSON fits the character budget (at least one item). */
 export function fitItems<T>(items: T[], budgetChars: number): { kept: T[]; cut: boolean } {
+  // Usually the whole page fits: one serialization tells (its length is the sum below, plus one).
+  if (items.length === 0 || JSON.stringify(items).length - 1 <= budgetChars) return { kept: items, cut: false };
   let used = 0;
   const kept: T[] = [];
   for (const item of items) {
