@@ -1,5 +1,6 @@
 // The service as a contender: the environment it runs under in a bench, and the process spec
 // that starts it (`agent-access serve`, exactly as `npm start` does).
+import { readFileSync } from 'node:fs';
 import type { ProcessSpec } from './proc.ts';
 import { variables } from '../../src/config/defaults.ts';
 
@@ -33,10 +34,22 @@ export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string
   };
 }
 
-/** `agent-access serve` on a database; BASE_URL follows the port the harness picks. */
+/**
+ * The Node options `npm start` gives the service (package.json `scripts.start`, e.g. the young
+ * generation's size): the bench runs the service with exactly these, read from the one place.
+ */
+export function startNodeOptions(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const [node, ...words] = pkg.scripts.start.split(/\s+/);
+  const script = words.indexOf('src/main.ts');
+  if (node !== 'node' || script < 0 || words.slice(script + 1).join(' ') !== 'serve') throw new Error(`package.json scripts.start is not "node [options] src/main.ts serve": ${pkg.scripts.start}`);
+  return words.slice(0, script);
+}
+
+/** `agent-access serve` on a database, as `npm start` runs it; BASE_URL follows the port the harness picks. */
 export function serviceProcess(databaseUrl: string, dataDir: string): ProcessSpec {
   return {
-    args: ['src/main.ts', 'serve'],
+    args: [...startNodeOptions(), 'src/main.ts', 'serve'],
     env: (port: number) => serviceEnv(databaseUrl, `http://127.0.0.1:${port}`, dataDir),
     readyPath: '/readyz',
     readyTimeoutMs: 120_000,
