@@ -162,13 +162,19 @@ export async function countMeetings(db: Kysely<Database>, p: Principal, f: Meeti
 /** What a transcript page needs of its meeting: no notes or summaries (wide columns). */
 export type TranscriptMeetingRow = Pick<MeetingsTable, 'id' | 'org_id' | 'title' | 'start_at' | 'end_at' | 'has_transcript' | 'transcript_reason' | 'transcript_chars' | 'segment_count'> & { attended: number };
 
+const visibleMeetingStatement = shaped<[Principal, string]>()(
+  (db, p, id) =>
+    meetingsFrom(db, p)
+      .select(['m.id', 'm.org_id', 'm.title', 'm.start_at', 'm.end_at', 'm.has_transcript', 'm.transcript_reason', 'm.transcript_chars', 'm.segment_count'])
+      .select(attendedExpr(p, 'm').as('attended'))
+      .where('m.id', '=', id),
+  (b, p, id) => [bindPrincipal(b, p), b.value(id)],
+);
+
 /** One meeting if the caller may see it, with whether the caller attended it (get_meeting_transcript). */
 export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<TranscriptMeetingRow | undefined> {
-  return meetingsFrom(db, p)
-    .select(['m.id', 'm.org_id', 'm.title', 'm.start_at', 'm.end_at', 'm.has_transcript', 'm.transcript_reason', 'm.transcript_chars', 'm.segment_count'])
-    .select(attendedExpr(p, 'm').as('attended'))
-    .where('m.id', '=', id)
-    .executeTakeFirst();
+  const [row] = await visibleMeetingStatement.execute(db, p, id);
+  return row;
 }
 
 /** One meeting if the caller may see it, in one query with its owner and account (get_meeting). */
@@ -234,9 +240,14 @@ export async function previousMeeting(db: Kysely<Database>, p: Principal, m: Mee
     .executeTakeFirst();
 }
 
+const participantsStatement = shaped<[string, readonly string[]]>()(
+  (db, orgId, meetingIds) => db.selectFrom('participants').selectAll().where('org_id', '=', orgId).where('meeting_id', 'in', meetingIds).orderBy('meeting_id').orderBy('id'),
+  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
+);
+
 export async function participantsOf(db: Kysely<Database>, orgId: string, meetingIds: string[]): Promise<ParticipantsTable[]> {
   if (meetingIds.length === 0) return [];
-  return db.selectFrom('participants').selectAll().where('org_id', '=', orgId).where('meeting_id', 'in', meetingIds).orderBy('meeting_id').orderBy('id').execute();
+  return participantsStatement.execute(db, orgId, meetingIds);
 }
 
 export type ExternalParticipant = Pick<ParticipantsTable, 'meeting_id' | 'name' | 'email' | 'company' | 'title'>;
