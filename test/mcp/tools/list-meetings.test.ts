@@ -29,6 +29,25 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
+    it('shows each meeting\'s external participants as stored: every non-seller counted, the first 8 by id shown', async () => {
+      const out = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { range: 'this_quarter', limit: 100 }));
+      assert.ok(out.meetings.length > 20);
+      let withPeople = 0;
+      for (const m of out.meetings) {
+        const stored = await s.store.db
+          .selectFrom('participants')
+          .select(['name', 'email', 'company', 'title', 'side'])
+          .where('meeting_id', '=', m.meeting_id)
+          .orderBy('id')
+          .execute();
+        const external = stored.filter((p) => p.side !== 'seller').map(({ side: _side, ...p }) => p);
+        assert.equal(m.external_participant_count, external.length, m.meeting_id);
+        assert.deepEqual(m.external_participants, external.slice(0, 8), m.meeting_id);
+        if (external.length > 0 && stored.length > external.length) withPeople++;
+      }
+      assert.ok(withPeople > 0, 'some meeting has both sides, so the seller filter is exercised');
+    });
+
     it('pages with a keyset cursor without gaps or repeats, and total matches', async () => {
       const args = { range: 'this_quarter', limit: 7 };
       const first = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', args));
