@@ -8,6 +8,7 @@ import type { Database } from './schema.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite.ts';
 import { createPostgresPool, postgresDialect } from './postgres.ts';
 import { migrations } from './migrations/index.ts';
+import { groupCommit, type WriteTransaction } from './group-commit.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -30,6 +31,12 @@ export type Store = {
    * scan still visits the heap until autovacuum passes.
    */
   refreshStatistics(): Promise<void>;
+  /**
+   * A short write transaction on a request path (the token grants). On SQLite the ones that arrive
+   * together share one commit, each in its own savepoint (group-commit.ts); on PostgreSQL each is
+   * its own transaction on a pool connection, which commit in parallel.
+   */
+  transact<T>(fn: WriteTransaction<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -54,6 +61,7 @@ const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
 function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, vacuum?: () => Promise<void>): Store {
   let closed: Promise<void> | undefined;
+  const transact = dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn);
   return {
     db,
     dialect,
@@ -72,6 +80,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
     async refreshStatistics() {
       await (vacuum ? vacuum() : sql`analyze`.execute(db));
     },
+    transact,
     close() {
       closed ??= db.destroy();
       return closed;

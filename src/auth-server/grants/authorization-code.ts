@@ -62,15 +62,16 @@ async function revokeOnReplay(r: GrantRequest, code: AuthorizationCode): Promise
 }
 
 /**
- * The issue as one transaction, so an exchange costs one commit: the grant, the compare-and-set that
- * redeems the code for it (a loser rolls the grant back), the token pair, and the audit event -
- * issued tokens are never left unaudited.
+ * The issue as one transaction, so an exchange costs at most one commit (on SQLite shared with the
+ * grants beside it: store.transact): the grant, the compare-and-set that redeems the code for it (a
+ * loser rolls the grant back), the token pair, and the audit event - issued tokens are never left
+ * unaudited.
  */
 async function redeem(r: GrantRequest, code: AuthorizationCode): Promise<TokenResponse> {
   const { ctx } = r;
   const at = now();
   const event = { kind: 'tokens_issued', orgId: code.orgId, userId: code.userId, clientId: code.clientId, detail: { scope: code.scope } } as const;
-  const response = await ctx.store.db.transaction().execute(async (trx) => {
+  const response = await ctx.store.transact(async (trx) => {
     const grant = await createGrant(ctx, trx, { userId: code.userId, orgId: code.orgId, clientId: code.clientId, scopes: code.scope.split(' '), resource: code.resource }, at);
     if (!(await redeemCode(trx, code.codeHash, grant.id, at))) throw new CodeAlreadyUsed();
     const tokens = await mintTokens(ctx, trx, grant, grant.scope, at);

@@ -82,9 +82,10 @@ async function answerRotated(r: GrantRequest, rt: RefreshToken, print: string, a
 }
 
 /**
- * The rotation as one transaction, so a refresh costs one commit: the compare-and-set (which also
- * stores the fingerprint and the sealed response for the grace window), the new pair, the grant's
- * "last used" when it is stale, and the audit event - issued tokens are never left unaudited.
+ * The rotation as one transaction, so a refresh costs at most one commit (on SQLite shared with the
+ * grants beside it: store.transact): the compare-and-set (which also stores the fingerprint and the
+ * sealed response for the grace window), the new pair, the grant's "last used" when it is stale,
+ * and the audit event - issued tokens are never left unaudited.
  */
 async function rotate(r: GrantRequest, rt: RefreshToken, scope: string, print: string, at: number): Promise<TokenResponse> {
   const { ctx } = r;
@@ -92,7 +93,7 @@ async function rotate(r: GrantRequest, rt: RefreshToken, scope: string, print: s
   // Kept only for the grace window (cleared by the periodic job), and only encrypted.
   const sealed = ctx.config.oauth.refreshGraceSeconds > 0 ? sealSecret(ctx.config.secrets.encryptionKey, JSON.stringify(pair.response), graceContext(rt.tokenHash)) : null;
   const event = { kind: 'tokens_refreshed', orgId: rt.grant.orgId, userId: rt.grant.userId, clientId: rt.grant.clientId, detail: { scope } } as const;
-  await ctx.store.db.transaction().execute(async (trx) => {
+  await ctx.store.transact(async (trx) => {
     if (!(await markRefreshTokenRotated(trx, rt.tokenHash, print, sealed, at))) throw new LostRotation();
     await storeTokenPair(trx, pair);
     await touchGrant(trx, rt.grant, at);
