@@ -15,7 +15,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId(ctx.logger));
   app.use(clientAddressMiddleware(ctx.config.trustedProxies));
-  app.use(accessLog());
+  app.use(accessLog(ctx.logger));
   app.use(securityHeaders({ https: ctx.config.baseUrl.startsWith('https://') }));
   app.use(formBodyLimit());
   // SITE_URL ≠ BASE_URL: site routes on the site host, API routes on the API host (site.md).

@@ -1,7 +1,7 @@
 // What every part of the HTTP app is given: built once at start, shared by all requests.
 import type { Config } from '../config/load.ts';
 import type { Limits } from '../limits/index.ts';
-import type { Logger } from '../log.ts';
+import type { Logger, RequestLogger } from '../log.ts';
 import type { Store } from '../store/database.ts';
 
 export type AppContext = {
@@ -15,7 +15,7 @@ export type AppContext = {
 export type AppEnv = {
   Variables: {
     requestId: string;
-    log: Logger;
+    log: RequestLogger;
     /** The client's address (src/http/client-address.ts): X-Forwarded-For only from trusted proxies. */
     clientAddress: string;
   };

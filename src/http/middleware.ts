@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { bodySizeLimit } from './body.ts';
 import { html, renderPage } from './html.ts';
-import type { Logger } from '../log.ts';
+import { lazyChild, type Logger } from '../log.ts';
 import type { AppEnv } from './context.ts';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -14,19 +14,23 @@ export function requestId(logger: Logger): MiddlewareHandler<AppEnv> {
     const incoming = c.req.header('x-request-id');
     const id = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     c.set('requestId', id);
-    c.set('log', logger.child({ reqId: id }));
+    c.set('log', lazyChild(logger, { reqId: id }));
     c.header('X-Request-Id', id);
     await next();
   };
 }
 
-/** One log line per request. The path is logged without its query: queries can carry codes. */
-export function accessLog(): MiddlewareHandler<AppEnv> {
+/**
+ * One log line per request, with the request's id (written by the parent logger: no child logger
+ * per request). The path is logged without its query: queries can carry codes.
+ */
+export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    c.get('log').info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+    if (!logger.isLevelEnabled('info')) return;
+    logger.info(
+      { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
       'request',
     );
   };
