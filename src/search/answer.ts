@@ -1,7 +1,7 @@
 // Extractive answering: re-scores the retrieved passages, picks the sentences that carry the
 // question's terms and cites each with its passage number. Nothing here writes a word that is not
 // in a retrieved passage; what is not found is said to be not found.
-import { sectionAt } from './chunking.ts';
+import { sectionAt, sectionFinder } from './chunking.ts';
 import type { SearchHit } from './document-index.ts';
 import { stem, stemCounts, wantedStems, wordStems, type WantedStems } from './query-terms.ts';
 
@@ -127,12 +127,15 @@ export type Statement = { n: number; text: string; heading: string; start: numbe
 export function pickStatements(passages: Scored[], terms: WeightedTerm[], maxChars: number): Statement[] {
   const wanted = wantedOf(terms);
   const candidates: (Statement & { score: number })[] = [];
+  const headingStems = new Map<string, Set<string>>();
   passages.forEach((p, i) => {
+    const sectionOf = sectionFinder(p);
     for (const s of sentencesOf(p.text)) {
       const words = wordStems(s.text, wanted);
-      const heading = sectionAt(p, s.start);
+      const heading = sectionOf(s.start);
       // A term in the sentence's own section heading counts half ("How to respond" → its sentences).
-      const headingWords = wordStems(heading, wanted);
+      let headingWords = headingStems.get(heading);
+      if (!headingWords) headingStems.set(heading, (headingWords = wordStems(heading, wanted)));
       let score = 0;
       let inSentence = 0;
       for (const t of terms) {

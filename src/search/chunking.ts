@@ -111,10 +111,20 @@ export { wordCount };
 
 /** The heading of the section that holds character `offset` of a chunk's text (see the merge above). */
 export function sectionAt(chunk: { heading: string; text: string }, offset: number): string {
-  let heading = chunk.heading.split(' · ')[0] ?? chunk.heading;
-  for (const m of chunk.text.matchAll(/^## (.+)$/gm)) {
-    if ((m.index ?? 0) > offset) break;
-    heading = m[1] ?? heading;
-  }
-  return heading;
+  return sectionFinder(chunk)(offset);
+}
+
+/** sectionAt for many offsets of one chunk: its section headings are found once. */
+export function sectionFinder(chunk: { heading: string; text: string }): (offset: number) => string {
+  const first = chunk.heading.split(' · ')[0] ?? chunk.heading;
+  const starts: { at: number; heading: string }[] = [];
+  for (const m of chunk.text.matchAll(/^## (.+)$/gm)) starts.push({ at: m.index ?? 0, heading: m[1] ?? first });
+  return (offset) => {
+    let heading = first;
+    for (const s of starts) {
+      if (s.at > offset) break;
+      heading = s.heading;
+    }
+    return heading;
+  };
 }

@@ -64,13 +64,14 @@ export function stem(word: string): string {
  * them: stem() keeps a word's first two characters, so a word whose first two differ from every
  * wanted stem's is counted but never stemmed (most words of a passage).
  */
-export type WantedStems = { stems: ReadonlySet<string>; leads: ReadonlySet<number> };
+export type WantedStems = { stems: ReadonlySet<string>; leads: ReadonlySet<number>; memo: Map<string, string> };
 
 const lead = (word: string) => word.charCodeAt(0) * 65536 + (word.length > 1 ? word.charCodeAt(1) : 0);
 
 export function wantedStems(stems: Iterable<string>): WantedStems {
   const set = new Set(stems);
-  return { stems: set, leads: new Set([...set].map(lead)) };
+  // memo: the stems of the words a scan has stemmed (a passage repeats its words; so do passages).
+  return { stems: set, leads: new Set([...set].map(lead)), memo: new Map() };
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -101,7 +102,9 @@ function scanWords(text: string, wanted: WantedStems, found: (stem: string) => v
     length += 1;
     const key = t.charCodeAt(start) * 65536 + (i - start > 1 ? t.charCodeAt(start + 1) : 0);
     if (wanted.leads.has(key)) {
-      const s = stem(t.slice(start, i));
+      const word = t.slice(start, i);
+      let s = wanted.memo.get(word);
+      if (s === undefined) wanted.memo.set(word, (s = stem(word)));
       if (wanted.stems.has(s)) found(s);
     }
     start = -1;

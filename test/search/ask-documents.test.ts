@@ -126,6 +126,36 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(removed.citations.every((c) => c.document_id !== id));
     });
 
+    it('should give a statement the heading of its own section when small sections share a passage', async () => {
+      const { id } = await indexDocument(f.store, {
+        orgId: f.northwind.orgId,
+        title: 'Wombat onboarding notes',
+        source: 'upload',
+        url: 'https://docs.example.com/wombat-onboarding',
+        lastModified: NOW,
+        visibility: 'org',
+        body: [
+          '# Wombat onboarding notes',
+          '## Accounts',
+          'Every wombat trainee gets a sandbox account on the first day.',
+          '## Shadowing',
+          'A wombat trainee shadows three discovery calls in the first week.',
+          '## Certification',
+          'The wombat certification ends with a recorded mock demo.',
+        ].join('\n\n'),
+      });
+      try {
+        const out = await ask(f, f.member(), { question: 'How many discovery calls does a wombat trainee shadow?', document_ids: [id] });
+        assert.equal(out.grounded, true, out.answer_md);
+        const cited = out.citations.find((c) => c.document_id === id);
+        assert.ok(cited, JSON.stringify(out.citations));
+        assert.equal(cited.heading, 'Shadowing');
+        assert.match(cited.passage, /shadows three discovery calls/);
+      } finally {
+        await deleteDocument(f.store, f.northwind.orgId, id);
+      }
+    });
+
     it('should number citations 1..n and cite only sentences that are in the cited passage', async () => {
       const out = await ask(f, f.member(), { question: 'Who approves a discount above 20 percent?', top_k: 5 });
       assert.equal(out.grounded, true);
