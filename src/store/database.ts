@@ -37,13 +37,18 @@ export type Store = {
    * its own transaction on a pool connection, which commit in parallel.
    */
   transact<T>(fn: WriteTransaction<T>): Promise<T>;
+  /**
+   * The database for migrations: on PostgreSQL a connection of its own without the request path's
+   * 10 s query timeout (a migration may rewrite millions of rows), opened on first use.
+   */
+  maintenanceDb(): Kysely<Database>;
   close(): Promise<void>;
 };
 
 export function openStore(config: DatabaseConfig): Store {
   if (config.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
-    return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false });
+    return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false }, { maintenanceDb: () => db });
   }
   const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax });
   const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
@@ -53,13 +58,18 @@ export function openStore(config: DatabaseConfig): Store {
     // query_timeout per query is honoured by pg's client but missing from its types.
     await pool.query({ text: 'vacuum analyze', query_timeout: MAINTENANCE_TIMEOUT_MS } as QueryConfig);
   };
-  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, vacuum);
+  let maintenance: Kysely<Database> | undefined;
+  const maintenanceDb = () =>
+    (maintenance ??= new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: 1, queryTimeoutMs: MAINTENANCE_TIMEOUT_MS })) }));
+  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, { vacuum, maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
 }
 
 /** How long statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
 const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, vacuum?: () => Promise<void>): Store {
+type Maintenance = { maintenanceDb: () => Kysely<Database>; vacuum?: () => Promise<void>; closeMaintenance?: () => Promise<void> | undefined };
+
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, vacuum, closeMaintenance }: Maintenance): Store {
   let closed: Promise<void> | undefined;
   const transact = dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn);
   return {
@@ -81,8 +91,9 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
       await (vacuum ? vacuum() : sql`analyze`.execute(db));
     },
     transact,
+    maintenanceDb,
     close() {
-      closed ??= db.destroy();
+      closed ??= Promise.all([db.destroy(), closeMaintenance?.()]).then(() => undefined);
       return closed;
     },
   };
@@ -94,9 +105,10 @@ export class MigrationError extends Error {}
 export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
   // Kysely looks for its migration tables in every schema unless told which one; on PostgreSQL name
   // the current schema, or a kysely_migration_lock in another schema (another test run) is mistaken for ours.
+  const db = store.maintenanceDb();
   const migrationTableSchema =
-    store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+    store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;

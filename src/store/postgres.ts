@@ -60,7 +60,8 @@ function nameStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-export type PostgresOptions = { url: string; poolMax: number };
+/** `queryTimeoutMs`: how long one query may run (default 10 s: fail fast on a request path). */
+export type PostgresOptions = { url: string; poolMax: number; queryTimeoutMs?: number };
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
   const types = {
@@ -73,7 +74,7 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     types,
     // Fail fast when the database is down: callers answer 503 instead of hanging.
     connectionTimeoutMillis: 3000,
-    query_timeout: 10_000,
+    query_timeout: options.queryTimeoutMs ?? 10_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
