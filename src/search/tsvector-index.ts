@@ -1,16 +1,19 @@
 // PostgreSQL full text as a filter: the GIN-indexed `tsv` column (heading A, title B, body D)
 // matched against a tsquery built from plainto_tsquery per word (bound parameters; never a syntax
-// error), joined to the document for the visibility filter; the reranker (answer.ts) ranks.
+// error); the reranker (answer.ts) ranks.
 //
 // No ts_rank_cd here: it reads every match's whole tsvector (~19 µs a match), ~300 ms for a
 // question of common words on 200,000 passages. The engine hands over a bounded set instead, as
 // FTS5 does: the most recently indexed passages with a question word in their title or heading,
 // then the most recently indexed of the rest. Unlike FTS5, PostgreSQL still visits every match
-// (a GIN bitmap has no order to stop early in), so the cost grows with the matches, ~10 µs each.
+// (a GIN bitmap has no order to stop early in), so the cost grows with the matches. Each match is
+// judged from its own row: a passage carries its document's visibility, team, source, recency and
+// lowered heading + title (migration 0007), and only the passages kept are joined to their
+// documents, where the access rule is checked once more.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
-import { visibleDocuments } from './scope-sql.ts';
+import { PASSAGE_COLUMNS, visibleDocuments } from './scope-sql.ts';
 import { toHit, type HitRow } from './hit-row.ts';
 import { stem } from './query-terms.ts';
 import type { RetrievalQuery } from './retrieval-plan.ts';
@@ -31,7 +34,7 @@ function tsquery(retrieval: RetrievalQuery): RawBuilder<unknown> {
 function inHead(words: string[]): RawBuilder<number> {
   const stems = [...new Set(words.map((w) => stem(w.replaceAll('\0', ''))).filter((s) => s.length > 0))];
   if (stems.length === 0) return sql<number>`0`;
-  const like = (s: string) => sql`(h.head like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`})::int`;
+  const like = (s: string) => sql`(c.head like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`})::int`;
   return sql<number>`(${sql.join(stems.map(like), sql` + `)})`;
 }
 
@@ -39,14 +42,17 @@ function query(scope: SearchScope, retrieval: RetrievalQuery, limit: number, hea
   const match = tsquery(retrieval);
   return sql<HitRow>`
     select c.document_id, c.idx, c.heading, c.text, d.title, d.url, d.source, d.last_modified
-    from document_chunks c
-    join documents d on d.org_id = c.org_id and d.id = c.document_id
-    -- lowered once per match (offset 0 keeps PostgreSQL from inlining it into every comparison:
-    -- ~7 µs a match with six words, a third of the query on a common question)
-    cross join lateral (select lower(c.heading || ' ' || d.title) as head offset 0) h
-    where c.tsv @@ ${match} and c.org_id = ${scope.orgId} and ${visibleDocuments(scope)}
-    order by ${inHead(headWords)} desc, d.updated_at desc, c.document_id desc, c.idx desc
-    limit ${limit}`;
+    from (
+      select c.org_id, c.document_id, c.idx, c.doc_updated_at, ${inHead(headWords)} as in_head
+      from document_chunks c
+      where c.tsv @@ ${match} and ${visibleDocuments(scope, PASSAGE_COLUMNS)}
+      order by in_head desc, c.doc_updated_at desc, c.document_id desc, c.idx desc
+      limit ${limit}
+    ) kept
+    join document_chunks c on c.org_id = kept.org_id and c.document_id = kept.document_id and c.idx = kept.idx
+    join documents d on d.org_id = kept.org_id and d.id = kept.document_id
+    where ${visibleDocuments(scope)}
+    order by kept.in_head desc, kept.doc_updated_at desc, kept.document_id desc, kept.idx desc`;
 }
 
 export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
@@ -62,8 +68,7 @@ export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
           const { rows } = await sql<{ n: number }>`
             select count(*) as n from (
               select 1 from document_chunks c
-              join documents d on d.org_id = c.org_id and d.id = c.document_id
-              where c.tsv @@ ${tsquery([[words]])} and c.org_id = ${scope.orgId} and ${visibleDocuments(scope)}
+              where c.tsv @@ ${tsquery([[words]])} and ${visibleDocuments(scope, PASSAGE_COLUMNS)}
               limit ${cap}
             ) m`.execute(db);
           return Number(rows[0]?.n ?? 0);

@@ -126,6 +126,41 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(removed.citations.every((c) => c.document_id !== id));
     });
 
+    it('should follow a document whose visibility, team or source is changed in place', async () => {
+      const team = f.northwind.teams[0]!;
+      const other = f.northwind.teams[1]!;
+      const { id } = await indexDocument(f.store, {
+        orgId: f.northwind.orgId,
+        title: 'Platypus renewal playbook',
+        source: 'upload',
+        url: 'https://docs.example.com/platypus-renewal',
+        lastModified: NOW,
+        visibility: 'org',
+        body: '# Platypus renewal playbook\n\nEvery platypus renewal starts ninety days before the contract ends.',
+      });
+      const question = { question: 'When does a platypus renewal start?' };
+      const finds = async (principal: ReturnType<SearchFixture['member']>, extra: Record<string, unknown> = {}) =>
+        (await ask(f, principal, { ...question, ...extra })).citations.some((c) => c.document_id === id);
+      const change = (values: { visibility?: 'org' | 'team'; team_id?: string | null; source?: 'upload' | 'highspot' }) =>
+        f.store.db.updateTable('documents').set(values).where('org_id', '=', f.northwind.orgId).where('id', '=', id).execute();
+      try {
+        assert.equal(await finds(f.member([])), true);
+        await change({ visibility: 'team', team_id: team.id });
+        assert.equal(await finds(f.member([])), false, 'team-only now: hidden from a member of no team');
+        assert.equal(await finds(f.member([other.id])), false, 'hidden from another team');
+        assert.equal(await finds(f.member([team.id])), true, 'found by its team');
+        await change({ team_id: other.id });
+        assert.equal(await finds(f.member([team.id])), false, 'moved to the other team');
+        assert.equal(await finds(f.member([other.id])), true);
+        await change({ visibility: 'org', team_id: null, source: 'highspot' });
+        assert.equal(await finds(f.member([])), true, 'org-visible again');
+        assert.equal(await finds(f.member([]), { sources: ['upload'] }), false, 'no longer an upload');
+        assert.equal(await finds(f.member([]), { sources: ['highspot'] }), true);
+      } finally {
+        await deleteDocument(f.store, f.northwind.orgId, id);
+      }
+    });
+
     it('should give a statement the heading of its own section when small sections share a passage', async () => {
       const { id } = await indexDocument(f.store, {
         orgId: f.northwind.orgId,

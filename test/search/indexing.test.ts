@@ -244,6 +244,29 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
+    it('should search passages indexed before they carried their document’s columns (the migration fills them)', async () => {
+      const database = await createTestDatabase(dialect);
+      const old = openStore(database.config);
+      try {
+        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations } });
+        assert.equal((await migrator.migrateTo('0006-document-totals')).error, undefined);
+        const org = (await createOrganization(old.db, { name: 'Earlier Co', domains: ['earlier.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+        await indexDocuments(old, [
+          { ...doc('e1', '# Lynx\n\nThe lynx policy applies to everyone.'), orgId: org },
+          { ...doc('e2', '# Lynx\n\nThe lynx bonus is for the team.', { visibility: 'team', teamId: 'team_x', source: 'highspot' }), orgId: org },
+        ]);
+        await migrateToLatest(old);
+        const found = async (teamIds: string[], sources?: ('upload' | 'highspot')[]) =>
+          (await documentIndex(old).search({ orgId: org, teamIds, ...(sources ? { sources } : {}) }, [[['lynx']]], 10)).map((h) => h.documentId).sort();
+        assert.deepEqual(await found([]), ['e1']);
+        assert.deepEqual(await found(['team_x']), ['e1', 'e2']);
+        assert.deepEqual(await found(['team_x'], ['highspot']), ['e2']);
+      } finally {
+        await old.close();
+        await database.drop();
+      }
+    });
+
     it('should report a failed batch as a rejection, keeping the batches written before it', async () => {
       const docs = [
         ...Array.from({ length: 250 }, (_, i) => doc(`good${i}`, 'Puffin.')),

@@ -6,6 +6,7 @@ import * as oauth from './0003-oauth.ts';
 import * as salesData from './0004-sales-data.ts';
 import * as documents from './0005-documents.ts';
 import * as documentTotals from './0006-document-totals.ts';
+import * as passageSearchColumns from './0007-passage-search-columns.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-sales-data': salesData,
   '0005-documents': documents,
   '0006-document-totals': documentTotals,
+  '0007-passage-search-columns': passageSearchColumns,
 };
