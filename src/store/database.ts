@@ -1,5 +1,6 @@
 // One store, two dialects. Dialect differences live here as capability flags, never as
 // `if (sqlite)` scattered through repositories.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, sql } from 'kysely';
 import type { QueryConfig } from 'pg';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
@@ -34,7 +35,10 @@ export type Store = {
   /**
    * A short write transaction on a request path (the token grants). On SQLite the ones that arrive
    * together share one commit, each in its own savepoint (group-commit.ts); on PostgreSQL each is
-   * its own transaction on a pool connection, which commit in parallel.
+   * its own transaction on a pool connection, which commit in parallel. A job must use only the
+   * handle it is given, one query at a time, and await nothing else; calling transact from inside a
+   * job is refused with NestedTransactionError on both dialects (on SQLite it would wait behind its
+   * own batch forever, on PostgreSQL it would not see the outer job's writes).
    */
   transact<T>(fn: WriteTransaction<T>): Promise<T>;
   /**
@@ -69,9 +73,21 @@ const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
 type Maintenance = { maintenanceDb: () => Kysely<Database>; vacuum?: () => Promise<void>; closeMaintenance?: () => Promise<void> | undefined };
 
+export class NestedTransactionError extends Error {
+  constructor() {
+    super('store.transact was called inside a store.transact job: use the transaction handle the job was given');
+  }
+}
+
+/** store.transact: the dialect's way to run a job, refusing a job that starts another. */
+function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store['transact'] {
+  const inJob = new AsyncLocalStorage<true>();
+  return (fn) => (inJob.getStore() ? Promise.reject(new NestedTransactionError()) : run((trx) => inJob.run(true, () => fn(trx))));
+}
+
 function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, vacuum, closeMaintenance }: Maintenance): Store {
   let closed: Promise<void> | undefined;
-  const transact = dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn);
+  const transact = guardedTransact(dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn));
   return {
     db,
     dialect,

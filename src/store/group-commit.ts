@@ -8,7 +8,9 @@
 //
 // Serial execution inside the batch gives each transaction the isolation it had alone (node:sqlite
 // is synchronous: nothing else runs on the connection meanwhile). A transaction must only use the
-// handle it is given, exactly as with Kysely's own transaction().
+// handle it is given, exactly as with Kysely's own transaction(), one query at a time, and await
+// nothing but its queries: the batch holds the store's only connection until every job is done.
+// (A job that calls transact again would wait behind its own batch forever: the store refuses it.)
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -29,6 +31,8 @@ export function groupCommit(db: Kysely<Database>): <T>(fn: WriteTransaction<T>) 
 
   const runBatch = async (jobs: Job[]) => {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    /** Set when undoing a failed job ended the whole transaction (SQLite does so on FULL, IOERR, NOMEM). */
+    let lost: Error | undefined;
     try {
       await db.transaction().execute(async (trx) => {
         for (const job of jobs) {
@@ -38,15 +42,21 @@ export function groupCommit(db: Kysely<Database>): <T>(fn: WriteTransaction<T>) 
             await trx.executeQuery(RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await trx.executeQuery(ROLLBACK_TO);
+            try {
+              await trx.executeQuery(ROLLBACK_TO);
+            } catch (undo) {
+              lost = new Error(`a group commit's transaction ended while a failed job was undone: ${undo instanceof Error ? undo.message : String(undo)}`, { cause: error });
+              throw lost;
+            }
             await trx.executeQuery(RELEASE);
             outcomes.push({ ok: false, error });
           }
         }
       });
     } catch (error) {
-      // BEGIN, a savepoint statement or COMMIT failed: nothing of the batch was kept.
-      for (const job of jobs) job.reject(error);
+      // BEGIN, a savepoint statement or COMMIT failed: nothing of the batch was kept. Kysely's own
+      // ROLLBACK may fail after a lost transaction and hide why; the first cause is the one kept.
+      for (const job of jobs) job.reject(lost ?? error);
       return;
     }
     jobs.forEach((job, i) => {

@@ -4,7 +4,8 @@
 // that arrive together share one commit (group-commit.ts), which another connection can see.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStore, type Store } from '../../src/store/database.ts';
+import { NestedTransactionError, openStore, type Store } from '../../src/store/database.ts';
+import { GROUP_COMMIT_MAX } from '../../src/store/group-commit.ts';
 import { ConflictError } from '../../src/store/errors.ts';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { createUser, findUserByEmail } from '../../src/store/users.ts';
@@ -36,14 +37,16 @@ for (const dialect of dialectsUnderTest()) {
     const user = (db: Parameters<typeof createUser>[0], address: string) => createUser(db, { orgId, email: address, name: 'T', role: 'member' });
     const exists = async (address: string) => (await findUserByEmail(other.db, orgId, address)) !== undefined;
 
-    it('concurrent transactions each get their own result, and all of them are committed', async () => {
-      const addresses = Array.from({ length: 20 }, (_, i) => email(`c${i}`));
+    it('concurrent transactions each get their own result, and all of them are committed (more than one batch holds)', async () => {
+      const addresses = Array.from({ length: GROUP_COMMIT_MAX + 6 }, (_, i) => email(`c${i}`));
       const results = await Promise.all(addresses.map((a) => store.transact(async (trx) => (await user(trx, a)).email)));
       assert.deepEqual(results, addresses);
       for (const a of addresses) assert.ok(await exists(a), `${a} committed`);
     });
 
     it('a transaction that throws after writing keeps none of its writes; those beside it keep theirs', async () => {
+      const taken = email('taken');
+      await store.transact((trx) => user(trx, taken));
       const before = email('before');
       const failing = email('failing');
       const failingToo = email('failing-too');
@@ -57,7 +60,7 @@ for (const dialect of dialectsUnderTest()) {
         }),
         store.transact(async (trx) => {
           await user(trx, failingToo);
-          await user(trx, before); // the same email twice: a constraint error from the database itself
+          await user(trx, taken); // an email already committed: a constraint error from the database itself
         }),
         store.transact((trx) => user(trx, after)),
       ]);
@@ -78,6 +81,26 @@ for (const dialect of dialectsUnderTest()) {
           assert.ok(await exists(a), `${a} is visible to another connection when its caller resumes`);
         }),
       );
+    });
+
+    it('a transaction that starts another is refused at once, and neither keeps its writes', async () => {
+      const outer = email('outer');
+      const inner = email('inner');
+      const beside = email('beside');
+      const outcomes = await Promise.allSettled([
+        store.transact(async (trx) => {
+          await user(trx, outer);
+          await store.transact((nested) => user(nested, inner));
+        }),
+        store.transact((trx) => user(trx, beside)),
+      ]);
+      assert.equal(outcomes[0]?.status, 'rejected');
+      assert.ok((outcomes[0] as PromiseRejectedResult).reason instanceof NestedTransactionError);
+      assert.equal(outcomes[1]?.status, 'fulfilled');
+      assert.equal(await exists(outer), false);
+      assert.equal(await exists(inner), false);
+      assert.ok(await exists(beside));
+      await store.transact((trx) => user(trx, email('later')));
     });
 
     if (dialect === 'sqlite') {
