@@ -200,10 +200,12 @@ export async function askDocuments(store: Store, principal: Principal, args: Ask
   const known = groups.filter((_, i) => (frequencies[i] ?? 0) > 0);
   // Passages with any of the question's words in their title or heading are offered first.
   const headWords = known.flat();
-  let candidates = known.length > 1 && plan.length > 1 ? await index.search(scope, [known], limit, headWords) : [];
+  // Every word common (counted up to the cap): the passages holding all of them are likely many.
+  const common = counted.every((n) => n === 0 || n >= FREQUENCY_CAP);
+  let candidates = known.length > 1 && plan.length > 1 ? await index.search(scope, [known], limit, { headWords, common }) : [];
   let passages = rerank(candidates, weighted, topK);
   if (passages.length < topK) {
-    const more = await index.search(scope, plan, limit, headWords);
+    const more = await index.search(scope, plan, limit, { headWords, common });
     candidates = headFirst(more, candidates);
     passages = rerank(candidates, weighted, topK);
   }

@@ -27,24 +27,39 @@ export type SearchHit = {
   lastModified: number;
 };
 
+export type SearchOptions = {
+  /** Words whose presence in a passage's title or heading puts it first (default: the query's words). */
+  headWords?: string[];
+  /**
+   * The caller has counted the query's words in scope and every one is common (found in at least
+   * its frequency cap of passages): matches are likely dense, so PostgreSQL first reads the newest
+   * passages in order and stops at `limit` title/heading matches (FTS5 streams that way anyway).
+   */
+  common?: boolean;
+};
+
 export type DocumentIndex = {
   /**
    * Candidate chunks in scope matching `query` (see retrieval-plan.ts), at most `limit`, unranked
    * (the reranker in answer.ts orders them, the same way on both engines). Passages with one of
-   * `headWords` (default: the query's words) in their title or heading come first, then the most
-   * recently indexed. FTS5 takes the newest title/heading matches, then the newest of the rest;
-   * PostgreSQL orders by how many of the words' stems the title and heading contain (as
-   * substrings, so "pric" also counts in "Apricot"), then by the document's indexing time. The
-   * two may pick different candidates when more than `limit` match.
+   * the head words in their title or heading come first, then the most recently indexed. FTS5
+   * takes the newest title/heading matches, then the newest of the rest. PostgreSQL, when the words
+   * are common, takes the newest title/heading matches among an organization's newest passages if
+   * they fill `limit`; otherwise it orders every match by how many of the words' stems the title
+   * and heading contain (as substrings, so "pric" also counts in "Apricot"), then by the
+   * document's indexing time. The two may pick different candidates when more than `limit` match.
    */
-  search(scope: SearchScope, query: RetrievalQuery, limit: number, headWords?: string[]): Promise<SearchHit[]>;
+  search(scope: SearchScope, query: RetrievalQuery, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
   /**
    * For each group of alternative words, how many passages in scope contain any of them, counted up
    * to `cap` (the weights need only tell rare from common words).
    */
   frequencies(scope: SearchScope, groups: string[][], cap: number): Promise<number[]>;
-  /** The query plan of `search` (EXPLAIN QUERY PLAN / EXPLAIN), one line per row, for checks and benches. */
-  explain(scope: SearchScope, query: RetrievalQuery, limit: number): Promise<string[]>;
+  /**
+   * The query plan of `search` (EXPLAIN QUERY PLAN / EXPLAIN), one line per row, for checks and
+   * benches; with `common`, PostgreSQL's recent-first query.
+   */
+  explain(scope: SearchScope, query: RetrievalQuery, limit: number, options?: SearchOptions): Promise<string[]>;
 };
 
 export function documentIndex(store: Store): DocumentIndex {

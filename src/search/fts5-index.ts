@@ -41,7 +41,7 @@ function inHead(retrieval: RetrievalQuery, words: string[]): string {
 
 export function fts5Index(db: Kysely<Database>): DocumentIndex {
   return {
-    async search(scope, retrieval, limit, headWords = retrieval.flat(2)): Promise<SearchHit[]> {
+    async search(scope, retrieval, limit, { headWords = retrieval.flat(2) } = {}): Promise<SearchHit[]> {
       if (fts5Query(retrieval) === '') return [];
       const head = fts5Query(headWords) === '' ? [] : (await query(scope, inHead(retrieval, headWords), limit).execute(db)).rows.map(toHit);
       if (head.length === limit) return head;

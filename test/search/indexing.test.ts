@@ -172,6 +172,36 @@ for (const dialect of dialectsUnderTest()) {
       await indexDocuments(store, Array.from({ length: 600 }, (_, i) => doc(`crowd${i}`, `# Kestrel kestrel\n\nKestrel kestrel kestrel ${i}.`, { visibility: 'team', teamId: 'team_other' })));
       const hits = await documentIndex(store).search({ orgId, teamIds: ['team_mine'] }, [[['kestrel']]], 10);
       assert.deepEqual(hits.map((h) => h.documentId), ['lonely']);
+      // Told the word is common, PostgreSQL reads the newest passages first: all of them another
+      // team's, so it finds none it may show, and the full query still finds the visible one.
+      const common = await documentIndex(store).search({ orgId, teamIds: ['team_mine'] }, [[['kestrel']]], 10, { common: true });
+      assert.deepEqual(common.map((h) => h.documentId), ['lonely']);
+    });
+
+    it('should take the newest title/heading matches the caller may see when told the words are common, as the full query does', async () => {
+      const other = (await createOrganization(store.db, { name: 'Other Bittern Co', domains: ['bittern-other.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+      const bittern = (id: string, extra: Record<string, unknown> = {}) => doc(id, `# Bittern nesting\n\nThe bittern ${id} nests by the reeds.`, extra);
+      await indexDocuments(store, Array.from({ length: 40 }, (_, i) => bittern(`bittern-seen${i}`)));
+      // Newer ones the caller may not see: another team's, and another organization's.
+      await indexDocuments(store, Array.from({ length: 15 }, (_, i) => bittern(`bittern-team${i}`, { visibility: 'team', teamId: 'team_other' })));
+      await indexDocuments(store, Array.from({ length: 15 }, (_, i) => ({ ...bittern(`bittern-org${i}`), orgId: other })));
+      const scope = { orgId, teamIds: ['team_mine'] };
+      const recent = await documentIndex(store).search(scope, [[['bittern'], ['nests']]], 12, { common: true });
+      const full = await documentIndex(store).search(scope, [[['bittern'], ['nests']]], 12);
+      assert.equal(recent.length, 12);
+      for (const h of recent) assert.match(h.documentId, /^bittern-seen\d+$/);
+      // Every head holds the word once, so the full query's order is recency too: the same passages.
+      assert.deepEqual(recent.map((h) => h.documentId), full.map((h) => h.documentId));
+      if (dialect === 'postgres') {
+        await sql`analyze document_chunks`.execute(store.db);
+        const plan = (await documentIndex(store).explain(scope, [[['bittern']]], 12, { common: true })).join('\n');
+        // The organization's passages are read along the recency index, newest first, and no sort
+        // stands between that scan and the limit: it stops at the 12th match.
+        assert.match(plan, /Index Scan using document_chunks_recency on document_chunks/);
+        assert.doesNotMatch(plan, /Bitmap Heap Scan on document_chunks/);
+        const sorts = plan.split('\n').filter((line) => /Sort/.test(line));
+        assert.ok(sorts.every((line) => !/Sort Key: c\./.test(line)), `no sort over the passages read:\n${plan}`);
+      }
     });
 
     it('should offer a passage with a question word in its title before newer passages that only mention it', async () => {
@@ -183,8 +213,12 @@ for (const dialect of dialectsUnderTest()) {
       // The rest are the most recently indexed of the 60 notes, each once.
       assert.equal(new Set(hits.slice(1).map((h) => h.documentId)).size, 9);
       for (const h of hits.slice(1)) assert.match(h.documentId, /^lake-note\d+$/);
+      // Told the word is common: one title match among the newest passages is too few, so the full
+      // query runs and the guide still comes first.
+      const common = await documentIndex(store).search({ orgId, teamIds: [] }, [[['egret']]], 10, { common: true });
+      assert.deepEqual(common.map((h) => h.documentId), hits.map((h) => h.documentId));
       // Any string is a word to the index, even one the database cannot store (NUL).
-      assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['egr\0et']]], 5, ['eg\0ret', '"\0'])).length, 5);
+      assert.equal((await documentIndex(store).search({ orgId, teamIds: [] }, [[['egr\0et']]], 5, { headWords: ['eg\0ret', '"\0'] })).length, 5);
     });
 
     it('should keep the document totals equal to a count of the documents through replace, delete, update and an organization removed', async () => {

@@ -7,6 +7,7 @@ import * as salesData from './0004-sales-data.ts';
 import * as documents from './0005-documents.ts';
 import * as documentTotals from './0006-document-totals.ts';
 import * as passageSearchColumns from './0007-passage-search-columns.ts';
+import * as passageRecencyIndex from './0008-passage-recency-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-documents': documents,
   '0006-document-totals': documentTotals,
   '0007-passage-search-columns': passageSearchColumns,
+  '0008-passage-recency-index': passageRecencyIndex,
 };
