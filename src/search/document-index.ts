@@ -43,10 +43,11 @@ export type DocumentIndex = {
    * Candidate chunks in scope matching `query` (see retrieval-plan.ts), at most `limit`, unranked
    * (the reranker in answer.ts orders them, the same way on both engines). Passages with one of
    * the head words in their title or heading come first, then the most recently indexed. FTS5
-   * takes the newest title/heading matches, then the newest of the rest. PostgreSQL, when the words
-   * are common, takes the newest title/heading matches among an organization's newest passages if
-   * they fill `limit`; otherwise it orders every match by how many of the words' stems the title
-   * and heading contain (as substrings, so "pric" also counts in "Apricot"), then by the
+   * takes the newest title/heading matches, then the newest of the rest. PostgreSQL, when told the
+   * words are common and no documents are named, takes the newest title/heading matches (a word of
+   * the title or heading starting with a head word's stem) among the organization's 4,000 newest
+   * passages if they fill `limit`; otherwise it orders every match by how many of the words' stems
+   * the title and heading contain (as substrings, so "pric" also counts in "Apricot"), then by the
    * document's indexing time. The two may pick different candidates when more than `limit` match.
    */
   search(scope: SearchScope, query: RetrievalQuery, limit: number, options?: SearchOptions): Promise<SearchHit[]>;

@@ -15,9 +15,11 @@
 // the cost to avoid (~65,000 for the bench's question on 100,000 documents): the recent-first path
 // reads the organization's newest passages in order along an index (migration 0008), checks the
 // title/heading words first and the tsvector only for passages that have one, and stops at `limit`
-// such matches (~1,000 passages read for that question, whatever the corpus size). It reads at
+// such matches (~900 passages read for that question, whatever the corpus size). It reads at
 // most RECENT_WINDOW passages; when those hold fewer than `limit` title/heading matches, the full
-// query above runs, so a question whose matches are sparse costs one bounded scan more.
+// query above runs, so a question whose matches are sparse costs one bounded scan more (every word
+// common does not make them common together; the scan then reads the 4,000 passages' heads, and
+// the tsvectors of those whose head has a question word).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
@@ -39,7 +41,11 @@ function headStems(words: string[]): string[] {
   return [...new Set(words.map((w) => stem(w.replaceAll('\0', ''))).filter((s) => s.length > 0))];
 }
 
-const headHas = (s: string) => sql`c.head like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`}`;
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+/** The stem anywhere in the title or heading ("pric" also in "Apricot"). */
+const headHas = (s: string) => sql`c.head like ${`%${likeEscaped(s)}%`}`;
+/** A word of the title or heading starts with the stem ("win" not in "following"). */
+const headStarts = (s: string) => sql`(c.head like ${`${likeEscaped(s)}%`} or c.head like ${`% ${likeEscaped(s)}%`})`;
 
 /**
  * How many of the question's words the title and heading hold, from the words' stems as substrings
@@ -66,11 +72,20 @@ function withDocuments(scope: SearchScope, kept: RawBuilder<unknown>, order: Raw
 }
 
 /**
+ * Whether a search takes the recent-first path: the caller says the words are common, some head
+ * word has a stem, and no documents are named (named documents are few: the full query is cheap,
+ * and the organization's newest passages would mostly be others').
+ */
+function recentFirst(scope: SearchScope, limit: number, stems: string[], common: boolean): boolean {
+  return common && stems.length > 0 && !scope.documentIds?.length && Number.isInteger(limit) && limit >= 1 && limit <= RECENT_WINDOW;
+}
+
+/**
  * The newest passages (at most RECENT_WINDOW of the organization's, visible or not, so the read is
- * bounded) with a head stem in their title or heading that match the query, newest first, at most
- * `limit`. Both limits are literals and the inner order is the index's, so PostgreSQL streams the
- * index and stops at the `limit`-th match; the CASE keeps the tsvector unread for passages without
- * a head stem (most of them).
+ * bounded) that the caller may see, with a word of their title or heading starting with a head
+ * stem, that match the query: newest first, at most `limit`. Both limits are literals and the inner
+ * order is the index's, so PostgreSQL streams the index and stops at the `limit`-th match; the CASE
+ * keeps the tsvector unread for passages that are not visible or have no head stem (most of them).
  */
 function recentQuery(scope: SearchScope, retrieval: RetrievalQuery, limit: number, stems: string[]) {
   const recency = sql`c.doc_updated_at desc, c.document_id desc, c.idx desc`;
@@ -83,10 +98,9 @@ function recentQuery(scope: SearchScope, retrieval: RetrievalQuery, limit: numbe
       order by ${recency}
       limit ${sql.lit(RECENT_WINDOW)}
     ) c
-    where ${visibleDocuments(scope, PASSAGE_COLUMNS)}
-      and case when (${sql.join(stems.map(headHas), sql` or `)}) then c.tsv @@ ${tsquery(retrieval)} else false end
+    where case when ${visibleDocuments(scope, PASSAGE_COLUMNS)} and (${sql.join(stems.map(headStarts), sql` or `)}) then c.tsv @@ ${tsquery(retrieval)} else false end
     order by ${recency}
-    limit ${sql.lit(Math.max(1, Math.floor(limit)))}`;
+    limit ${sql.lit(limit)}`;
   return withDocuments(scope, kept, sql`kept.doc_updated_at desc, kept.document_id desc, kept.idx desc`);
 }
 
@@ -114,9 +128,7 @@ export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
     async search(scope, retrieval, limit, { headWords = retrieval.flat(2), common = false } = {}): Promise<SearchHit[]> {
       if (retrieval.flat(2).length === 0) return [];
       const stems = headStems(headWords);
-      // Named documents are few: the full query is cheap, and the organization's newest passages
-      // would mostly be others'.
-      if (common && stems.length > 0 && !scope.documentIds?.length) {
+      if (recentFirst(scope, limit, stems, common)) {
         const { rows } = await recentQuery(scope, retrieval, limit, stems).execute(db);
         if (rows.length === limit) return rows.map(toHit);
       }
@@ -141,8 +153,8 @@ export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
     },
     async explain(scope, retrieval, limit, { headWords = retrieval.flat(2), common = false } = {}) {
       const words = retrieval.flat(2).length ? retrieval : [[['x']]];
-      const stems = headStems(headWords.length ? headWords : words.flat(2));
-      const compiled = (common && stems.length > 0 ? recentQuery(scope, words, limit, stems) : query(scope, words, limit, stems)).compile(db);
+      const stems = headStems(headWords);
+      const compiled = (recentFirst(scope, limit, stems, common) ? recentQuery(scope, words, limit, stems) : query(scope, words, limit, stems)).compile(db);
       const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>({ ...compiled, sql: `explain ${compiled.sql}` });
       return rows.map((r) => r['QUERY PLAN']);
     },

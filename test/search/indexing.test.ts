@@ -17,6 +17,7 @@ import {
 import fc from 'fast-check';
 import { planRetrieval } from '../../src/search/retrieval-plan.ts';
 import { stem, stemCounts, wantedStems, wordStems } from '../../src/search/query-terms.ts';
+import { RECENT_WINDOW } from '../../src/search/tsvector-index.ts';
 import { Migrator } from 'kysely/migration';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
@@ -178,30 +179,34 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(common.map((h) => h.documentId), ['lonely']);
     });
 
-    it('should take the newest title/heading matches the caller may see when told the words are common, as the full query does', async () => {
+    it('should take the newest title/heading matches the caller may see when told the words are common', async () => {
       const other = (await createOrganization(store.db, { name: 'Other Bittern Co', domains: ['bittern-other.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
-      const bittern = (id: string, extra: Record<string, unknown> = {}) => doc(id, `# Bittern nesting\n\nThe bittern ${id} nests by the reeds.`, extra);
+      const bittern = (id: string, extra: Record<string, unknown> = {}) => doc(id, `# Bittern notes\n\nThe bittern ${id} nests by the reeds.`, extra);
+      // The oldest has both words in its heading: the full query offers it first.
+      await indexDocuments(store, [doc('bittern-classic', '# Bittern nests\n\nWhere the bittern nests, and when.')]);
       await indexDocuments(store, Array.from({ length: 40 }, (_, i) => bittern(`bittern-seen${i}`)));
-      // Newer ones the caller may not see: another team's, and another organization's.
+      // Newer ones the caller may not see: another team's, another source's, another organization's.
       await indexDocuments(store, Array.from({ length: 15 }, (_, i) => bittern(`bittern-team${i}`, { visibility: 'team', teamId: 'team_other' })));
+      await indexDocuments(store, Array.from({ length: 15 }, (_, i) => bittern(`bittern-drive${i}`, { source: 'google_drive' })));
       await indexDocuments(store, Array.from({ length: 15 }, (_, i) => ({ ...bittern(`bittern-org${i}`), orgId: other })));
-      const scope = { orgId, teamIds: ['team_mine'] };
-      const recent = await documentIndex(store).search(scope, [[['bittern'], ['nests']]], 12, { common: true });
-      const full = await documentIndex(store).search(scope, [[['bittern'], ['nests']]], 12);
+      const scope = { orgId, teamIds: ['team_mine'], sources: ['upload' as const] };
+      const query = [[['bittern'], ['nests']]];
+      const recent = await documentIndex(store).search(scope, query, 12, { common: true });
       assert.equal(recent.length, 12);
-      for (const h of recent) assert.match(h.documentId, /^bittern-seen\d+$/);
-      // Every head holds the word once, so the full query's order is recency too: the same passages.
-      assert.deepEqual(recent.map((h) => h.documentId), full.map((h) => h.documentId));
+      for (const h of recent) assert.match(h.documentId, /^bittern-seen\d+$/, 'the newest passages the caller may see, title/heading matches only');
+      const full = await documentIndex(store).search(scope, query, 12);
+      assert.equal(full.length, 12);
       if (dialect === 'postgres') {
-        await sql`analyze document_chunks`.execute(store.db);
-        const plan = (await documentIndex(store).explain(scope, [[['bittern']]], 12, { common: true })).join('\n');
-        // The organization's passages are read along the recency index, newest first, and no sort
-        // stands between that scan and the limit: it stops at the 12th match.
-        assert.match(plan, /Index Scan using document_chunks_recency on document_chunks/);
-        assert.doesNotMatch(plan, /Bitmap Heap Scan on document_chunks/);
-        const sorts = plan.split('\n').filter((line) => /Sort/.test(line));
-        assert.ok(sorts.every((line) => !/Sort Key: c\./.test(line)), `no sort over the passages read:\n${plan}`);
+        // Without the hint every match is ordered by how many words its heading holds.
+        assert.equal(full[0]?.documentId, 'bittern-classic');
+        for (const h of full.slice(1)) assert.match(h.documentId, /^bittern-seen\d+$/);
+      } else {
+        // FTS5 takes the newest title/heading matches either way.
+        assert.deepEqual(full.map((h) => h.documentId), recent.map((h) => h.documentId));
       }
+      // Named documents skip the recent-first path: the older one named is found.
+      const named = await documentIndex(store).search({ ...scope, documentIds: ['bittern-classic', 'bittern-seen1'] }, query, 12, { common: true });
+      assert.deepEqual(named.map((h) => h.documentId).sort(), ['bittern-classic', 'bittern-seen1']);
     });
 
     it('should offer a passage with a question word in its title before newer passages that only mention it', async () => {
@@ -340,6 +345,17 @@ for (const dialect of dialectsUnderTest()) {
         await sql`analyze documents`.execute(store.db);
       }
       const plan = (await documentIndex(store).explain({ orgId, teamIds: ['team_a'] }, [[['zq1234x']]], 30)).join('\n');
+      if (dialect === 'postgres') {
+        // Told the words are common, the organization's passages (more than the window, so the
+        // planner has a reason to stream them) are read along the recency index, newest first,
+        // and no sort stands between that scan and the limit: it stops at the 30th match.
+        const passages = await sql<{ n: number }>`select count(*)::int as n from document_chunks where org_id = ${orgId}`.execute(store.db);
+        assert.ok((passages.rows[0]?.n ?? 0) > RECENT_WINDOW, 'more passages than the window');
+        const recent = (await documentIndex(store).explain({ orgId, teamIds: ['team_a'] }, [[['zq1234x'], ['common']]], 30, { common: true })).join('\n');
+        assert.match(recent, /Index Scan using document_chunks_recency on document_chunks/);
+        assert.doesNotMatch(recent, /Bitmap Heap Scan on document_chunks/);
+        assert.doesNotMatch(recent, /Sort Key: c\./, `no sort over the passages read:\n${recent}`);
+      }
       if (dialect === 'sqlite') {
         // FTS5 answers MATCH from its index ("VIRTUAL TABLE INDEX …M…") and drives the joins: each
         // match is looked up by rowid and primary key, never a scan of the organization's chunks.
