@@ -48,7 +48,9 @@ export type DocumentIndex = {
    * the title or heading starting with a head word's stem) among the organization's 4,000 newest
    * passages if they fill `limit`; otherwise it orders every match by how many of the words' stems
    * the title and heading contain (as substrings, so "pric" also counts in "Apricot"), then by the
-   * document's indexing time. The two may pick different candidates when more than `limit` match.
+   * document's indexing time (when told the words are common, the title/heading tier is the
+   * passages whose title or heading holds one of the words as a word). The two engines may pick
+   * different candidates when more than `limit` match.
    */
   search(scope: SearchScope, query: RetrievalQuery, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
   /**

@@ -16,15 +16,18 @@
 // reads the organization's newest passages in order along an index (migration 0008), checks the
 // title/heading words first and the tsvector only for passages that have one, and stops at `limit`
 // such matches (~900 passages read for that question, whatever the corpus size). It reads at
-// most RECENT_WINDOW passages; when those hold fewer than `limit` title/heading matches, the full
-// query above runs, so a question whose matches are sparse costs one bounded scan more (every word
-// common does not make them common together; the scan then reads the 4,000 passages' heads, and
-// the tsvectors of those whose head has a question word).
+// most RECENT_WINDOW passages. When those hold fewer than `limit` title/heading matches, a second
+// step gives what the full query would without visiting every match: the title/heading matches of
+// the whole corpus (through an index of the heads' words, migration 0009), best first, then the
+// newest other matches, which the newest passages hold when matches are common. Only when the
+// newest passages hold fewer than `limit` matches at all does the full query run. A question whose
+// words are each common but rarely together pays for the bounded scans before the full query
+// (~40 ms on 100,000 documents for "What did the buyer say about budget?", 28 ms before).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import type { DocumentIndex, SearchHit, SearchScope } from './document-index.ts';
 import { PASSAGE_COLUMNS, visibleDocuments } from './scope-sql.ts';
-import { toHit, type HitRow } from './hit-row.ts';
+import { headFirst, toHit, type HitRow } from './hit-row.ts';
 import { stem } from './query-terms.ts';
 import type { RetrievalQuery } from './retrieval-plan.ts';
 
@@ -87,7 +90,7 @@ function recentFirst(scope: SearchScope, limit: number, stems: string[], common:
  * order is the index's, so PostgreSQL streams the index and stops at the `limit`-th match; the CASE
  * keeps the tsvector unread for passages that are not visible or have no head stem (most of them).
  */
-function recentQuery(scope: SearchScope, retrieval: RetrievalQuery, limit: number, stems: string[]) {
+function recentQuery(scope: SearchScope, retrieval: RetrievalQuery, limit: number, stems: string[] | null) {
   const recency = sql`c.doc_updated_at desc, c.document_id desc, c.idx desc`;
   const kept = sql`
     select c.org_id, c.document_id, c.idx, c.doc_updated_at
@@ -98,17 +101,28 @@ function recentQuery(scope: SearchScope, retrieval: RetrievalQuery, limit: numbe
       order by ${recency}
       limit ${sql.lit(RECENT_WINDOW)}
     ) c
-    where case when ${visibleDocuments(scope, PASSAGE_COLUMNS)} and (${sql.join(stems.map(headStarts), sql` or `)}) then c.tsv @@ ${tsquery(retrieval)} else false end
+    where case when ${visibleDocuments(scope, PASSAGE_COLUMNS)}${stems ? sql` and (${sql.join(stems.map(headStarts), sql` or `)})` : sql``} then c.tsv @@ ${tsquery(retrieval)} else false end
     order by ${recency}
     limit ${sql.lit(limit)}`;
   return withDocuments(scope, kept, sql`kept.doc_updated_at desc, kept.document_id desc, kept.idx desc`);
 }
 
-function query(scope: SearchScope, retrieval: RetrievalQuery, limit: number, stems: string[]) {
+/** A passage whose title or heading holds one of `words` (the index of migration 0009). */
+function headMatches(words: string[]): RawBuilder<unknown> {
+  const word = (w: string) => sql`plainto_tsquery('english', ${w.replaceAll('\0', '')})`;
+  return sql`to_tsvector('english', c.head) @@ (${sql.join(words.map(word), sql` || `)})`;
+}
+
+/**
+ * Every match in scope ordered by how many head stems its title and heading hold, then recency; with
+ * `headWords`, only the matches whose title or heading holds one of them (PostgreSQL may start from
+ * either index, whichever it expects to find fewer passages in).
+ */
+function query(scope: SearchScope, retrieval: RetrievalQuery, limit: number, stems: string[], headWords?: string[]) {
   const kept = sql`
     select c.org_id, c.document_id, c.idx, c.doc_updated_at, ${inHead(stems)} as in_head
     from document_chunks c
-    where c.tsv @@ ${tsquery(retrieval)} and ${visibleDocuments(scope, PASSAGE_COLUMNS)}
+    where c.tsv @@ ${tsquery(retrieval)} and ${visibleDocuments(scope, PASSAGE_COLUMNS)}${headWords ? sql` and ${headMatches(headWords)}` : sql``}
     order by in_head desc, c.doc_updated_at desc, c.document_id desc, c.idx desc
     limit ${limit}`;
   return withDocuments(scope, kept, sql`kept.in_head desc, kept.doc_updated_at desc, kept.document_id desc, kept.idx desc`);
@@ -128,15 +142,23 @@ export function tsvectorIndex(db: Kysely<Database>): DocumentIndex {
     async search(scope, retrieval, limit, { headWords = retrieval.flat(2), common = false } = {}): Promise<SearchHit[]> {
       if (retrieval.flat(2).length === 0) return [];
       const stems = headStems(headWords);
+      const run = (q: ReturnType<typeof query>) =>
+        db.transaction().execute(async (trx) => {
+          await sql.raw(`set local work_mem = '${SEARCH_WORK_MEM}'`).execute(trx);
+          return (await q.execute(trx)).rows;
+        });
       if (recentFirst(scope, limit, stems, common)) {
-        const { rows } = await recentQuery(scope, retrieval, limit, stems).execute(db);
-        if (rows.length === limit) return rows.map(toHit);
+        // 1. Title/heading matches are plenty among the newest passages: the newest of them.
+        const newest = await recentQuery(scope, retrieval, limit, stems).execute(db);
+        if (newest.rows.length === limit) return newest.rows.map(toHit);
+        // 2. Else the title/heading matches of the whole corpus, best first, then the newest of the
+        // other matches, which the newest passages hold when the matches are common: what the full
+        // query gives, without visiting every match. Too few matches there: the full query.
+        const words = headWords.filter((w) => w.replaceAll('\0', '').length > 0);
+        const [head, recent] = await Promise.all([run(query(scope, retrieval, limit, stems, words)), recentQuery(scope, retrieval, limit, null).execute(db)]);
+        if (head.length === limit || recent.rows.length === limit) return headFirst(head.map(toHit), recent.rows.map(toHit), limit);
       }
-      const { rows } = await db.transaction().execute(async (trx) => {
-        await sql.raw(`set local work_mem = '${SEARCH_WORK_MEM}'`).execute(trx);
-        return query(scope, retrieval, limit, stems).execute(trx);
-      });
-      return rows.map(toHit);
+      return (await run(query(scope, retrieval, limit, stems))).map(toHit);
     },
     async frequencies(scope, groups, cap) {
       return Promise.all(

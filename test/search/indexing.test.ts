@@ -130,6 +130,8 @@ for (const dialect of dialectsUnderTest()) {
     before(async () => {
       ({ store, cleanup } = await openTestStore(dialect));
       orgId = (await createOrganization(store.db, { name: 'Index Co', domains: ['index.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+      // The oldest passage of the organization, for the last test: thousands are indexed after it.
+      await indexDocuments(store, [doc('grebe-guide', 'Crested and little grebes dive for fish.', { title: 'Grebe Field Guide' })]);
     });
     after(() => cleanup());
 
@@ -368,6 +370,19 @@ for (const dialect of dialectsUnderTest()) {
       } else {
         assert.match(plan, /Bitmap Index Scan on document_chunks_tsv_gin/);
       }
+    });
+
+    it('should still offer an old passage with a question word in its title first when told the words are common', async () => {
+      // The guide is older than the RECENT_WINDOW newest passages; the newest notes only mention the word.
+      const count = await store.db.selectFrom('document_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      assert.ok(Number(count.n) > RECENT_WINDOW + 40, 'the guide is outside the newest passages');
+      await indexDocuments(store, Array.from({ length: 40 }, (_, i) => doc(`pond-note${i}`, `Saw a grebe on the pond, note ${i}.`)));
+      const scope = { orgId, teamIds: [] };
+      const full = await documentIndex(store).search(scope, [[['grebe']]], 10);
+      const common = await documentIndex(store).search(scope, [[['grebe']]], 10, { common: true });
+      assert.equal(full[0]?.documentId, 'grebe-guide');
+      assert.deepEqual(common.map((h) => h.documentId), full.map((h) => h.documentId));
+      for (const h of common.slice(1)) assert.match(h.documentId, /^pond-note\d+$/);
     });
   });
 }

@@ -8,6 +8,7 @@ import * as documents from './0005-documents.ts';
 import * as documentTotals from './0006-document-totals.ts';
 import * as passageSearchColumns from './0007-passage-search-columns.ts';
 import * as passageRecencyIndex from './0008-passage-recency-index.ts';
+import * as passageHeadIndex from './0009-passage-head-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-document-totals': documentTotals,
   '0007-passage-search-columns': passageSearchColumns,
   '0008-passage-recency-index': passageRecencyIndex,
+  '0009-passage-head-index': passageHeadIndex,
 };
