@@ -5,7 +5,7 @@ import type { Contender } from '../lib/compare.ts';
 import { runCase } from '../lib/compare.ts';
 import { ensureDataset, sqliteFits } from '../lib/datasets.ts';
 import { serviceContender, toolLoad } from './contenders.ts';
-import { notRun, pending, type BenchEnv, type Workload, type WorkloadResult } from './types.ts';
+import { notRun, pending, ratioShown, type BenchEnv, type Workload, type WorkloadResult } from './types.ts';
 
 const ERA = '2026-07-28' as const;
 const CONNECTIONS = 1;
@@ -61,7 +61,7 @@ export const w5: Workload = {
       cases: [result],
       goals: [
         ratio
-          ? { text: GOAL + (full ? '' : ` (measured ${last.label} vs ${first.label})`), met: full ? ratio.value.median <= 2 : null, detail: `${ratio.value.median.toFixed(2)}× (${ratio.value.min.toFixed(2)}–${ratio.value.max.toFixed(2)})` }
+          ? { text: GOAL + (full ? '' : ` (measured ${last.label} vs ${first.label})`), met: full ? ratio.value.median <= 2 : null, detail: `${ratioShown(ratio.value.median, 2)}× (${ratio.value.min.toFixed(2)}–${ratio.value.max.toFixed(2)})` }
           : pending(GOAL),
       ],
     };

@@ -11,6 +11,7 @@ import { median, pairedRatio, percentile, spread } from '../../bench/lib/stats.t
 import { runBench } from '../../bench/run.ts';
 import type { Results } from '../../bench/lib/report.ts';
 import type { CaseResult } from '../../bench/lib/compare.ts';
+import { ratioShown } from '../../bench/workloads/types.ts';
 import { verdict } from '../../bench/workloads/w2-transcript.ts';
 
 describe('bench harness on the W1 anchors', () => {
@@ -107,6 +108,13 @@ describe('bench arguments and statistics', () => {
     assert.deepEqual(verdict([{ c: c('A'), v: 40 }, { c: c('B'), v: undefined }], under, show), { met: null, detail: 'A: 40 ms; B: n/a' });
     assert.equal(verdict([{ c: c('A'), v: 60 }, { c: c('B'), v: undefined }], under, show).met, false);
     assert.equal(verdict([], under, show).met, null);
+  });
+
+  it('should show a ratio beside its goal with the decimals that tell its side of the threshold', () => {
+    assert.equal(ratioShown(1.4969, 1.5), '1.497');
+    assert.equal(ratioShown(1.5, 1.5), '1.50');
+    assert.equal(ratioShown(1.52, 1.5), '1.52');
+    assert.equal(ratioShown(2.004, 2), '2.004');
   });
 
   it('should give the median, spread, nearest-rank percentile and per-round ratios', () => {
