@@ -39,10 +39,11 @@ export const notRun = (w: { id: string; title: string }, missing: string[], goal
 export const pending = (text: string): Goal => ({ text, met: null, detail: 'not measured' });
 
 /**
- * A ratio as a goal's detail shows it: two decimals, or three when two would print the threshold
+ * A ratio as a goal's detail shows it: two decimals, or more when two would print the threshold
  * itself for a value on the other side of it (1.497 against ≥ 1.5 is "1.497", not "1.50").
  */
 export function ratioShown(value: number, threshold: number): string {
-  const two = value.toFixed(2);
-  return two === threshold.toFixed(2) && value !== threshold ? value.toFixed(3) : two;
+  let digits = 2;
+  while (digits < 6 && value !== threshold && value.toFixed(digits) === threshold.toFixed(digits)) digits += 1;
+  return value.toFixed(digits);
 }

@@ -46,11 +46,12 @@ export type DocumentIndex = {
    * takes the newest title/heading matches, then the newest of the rest. PostgreSQL, when told the
    * words are common and no documents are named, takes the newest title/heading matches (a word of
    * the title or heading starting with a head word's stem) among the organization's 4,000 newest
-   * passages if they fill `limit`; otherwise it orders every match by how many of the words' stems
-   * the title and heading contain (as substrings, so "pric" also counts in "Apricot"), then by the
-   * document's indexing time (when told the words are common, the title/heading tier is the
-   * passages whose title or heading holds one of the words as a word). The two engines may pick
-   * different candidates when more than `limit` match.
+   * passages if they fill `limit`; otherwise it orders the matches by how many of the words' stems
+   * start a word of the title and heading ("pric" in "Pricing", "win" also in "Window"), then by
+   * the document's indexing time; told the words are common, it takes that order's first tier
+   * from PostgreSQL's word match on the title and heading instead, and the rest from the newest
+   * passages, without visiting every match (tsvector-index.ts). The two engines may pick different
+   * candidates when more than `limit` match.
    */
   search(scope: SearchScope, query: RetrievalQuery, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
   /**

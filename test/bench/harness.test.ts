@@ -115,6 +115,8 @@ describe('bench arguments and statistics', () => {
     assert.equal(ratioShown(1.5, 1.5), '1.50');
     assert.equal(ratioShown(1.52, 1.5), '1.52');
     assert.equal(ratioShown(2.004, 2), '2.004');
+    assert.equal(ratioShown(1.49996, 1.5), '1.49996');
+    assert.equal(ratioShown(2.0004, 2), '2.0004');
   });
 
   it('should give the median, spread, nearest-rank percentile and per-round ratios', () => {

@@ -220,8 +220,8 @@ for (const dialect of dialectsUnderTest()) {
       // The rest are the most recently indexed of the 60 notes, each once.
       assert.equal(new Set(hits.slice(1).map((h) => h.documentId)).size, 9);
       for (const h of hits.slice(1)) assert.match(h.documentId, /^lake-note\d+$/);
-      // Told the word is common: one title match among the newest passages is too few, so the full
-      // query runs and the guide still comes first.
+      // Told the word is common: one title match among the newest passages is too few, so the
+      // title matches of the whole corpus come first (PostgreSQL's second step), the guide first.
       const common = await documentIndex(store).search({ orgId, teamIds: [] }, [[['egret']]], 10, { common: true });
       assert.deepEqual(common.map((h) => h.documentId), hits.map((h) => h.documentId));
       // Any string is a word to the index, even one the database cannot store (NUL).
