@@ -209,6 +209,10 @@ for (const dialect of dialectsUnderTest()) {
       // Named documents skip the recent-first path: the older one named is found.
       const named = await documentIndex(store).search({ ...scope, documentIds: ['bittern-classic', 'bittern-seen1'] }, query, 12, { common: true });
       assert.deepEqual(named.map((h) => h.documentId).sort(), ['bittern-classic', 'bittern-seen1']);
+      if (dialect === 'postgres') {
+        const plan = (await documentIndex(store).explain({ ...scope, documentIds: ['bittern-classic'] }, query, 12, { common: true })).join('\n');
+        assert.doesNotMatch(plan, /document_chunks_recency/, 'named documents take the full query');
+      }
     });
 
     it('should offer a passage with a question word in its title before newer passages that only mention it', async () => {
