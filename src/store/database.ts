@@ -2,7 +2,6 @@
 // `if (sqlite)` scattered through repositories.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Kysely, sql } from 'kysely';
-import type { QueryConfig } from 'pg';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
@@ -54,24 +53,19 @@ export function openStore(config: DatabaseConfig): Store {
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
     return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false }, { maintenanceDb: () => db });
   }
-  const pool = createPostgresPool({ url: config.url, poolMax: config.poolMax });
-  const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-  // Not through Kysely: the pool's 10 s query timeout (fail fast on a request path) would cut off
-  // a VACUUM of a large database after a bulk load, failing an import whose rows are all written.
-  const vacuum = async () => {
-    // query_timeout per query is honoured by pg's client but missing from its types.
-    await pool.query({ text: 'vacuum analyze', query_timeout: MAINTENANCE_TIMEOUT_MS } as QueryConfig);
-  };
+  const db = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: config.poolMax })) });
+  // Migrations and the VACUUM after a bulk load run here, not under the pool's 10 s query timeout
+  // (fail fast on a request path), which would cut them off on a large database.
   let maintenance: Kysely<Database> | undefined;
   const maintenanceDb = () =>
     (maintenance ??= new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: 1, queryTimeoutMs: MAINTENANCE_TIMEOUT_MS })) }));
-  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, { vacuum, maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
+  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, { maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
 }
 
-/** How long statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
+/** How long a migration or the statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
 const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
-type Maintenance = { maintenanceDb: () => Kysely<Database>; vacuum?: () => Promise<void>; closeMaintenance?: () => Promise<void> | undefined };
+type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined };
 
 export class NestedTransactionError extends Error {
   constructor() {
@@ -85,7 +79,7 @@ function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store
   return (fn) => (inJob.getStore() ? Promise.reject(new NestedTransactionError()) : run((trx) => inJob.run(true, () => fn(trx))));
 }
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, vacuum, closeMaintenance }: Maintenance): Store {
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance }: Maintenance): Store {
   let closed: Promise<void> | undefined;
   const transact = guardedTransact(dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn));
   return {
@@ -104,7 +98,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
       }
     },
     async refreshStatistics() {
-      await (vacuum ? vacuum() : sql`analyze`.execute(db));
+      await (dialect === 'postgres' ? sql`vacuum analyze`.execute(maintenanceDb()) : sql`analyze`.execute(db));
     },
     transact,
     maintenanceDb,
