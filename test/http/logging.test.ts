@@ -9,16 +9,23 @@ import { startTestService, type TestService } from '../support/service.ts';
 
 type Line = Record<string, unknown>;
 
-async function serviceLoggingAt(level: string) {
+/** A service whose log lines are collected, started before the enclosing describe's tests. */
+function serviceLoggingAt(level: string): { service: () => TestService; lines: Line[] } {
   const lines: Line[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const text of String(chunk).split('\n')) if (text) lines.push(JSON.parse(text) as Line);
-      done();
-    },
+  let service: TestService | undefined;
+  before(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const text of String(chunk).split('\n')) if (text) lines.push(JSON.parse(text) as Line);
+        done();
+      },
+    });
+    service = await startTestService({ logger: pino({ level }, sink) });
   });
-  const service = await startTestService({ logger: pino({ level }, sink) });
-  return { service, lines };
+  after(async () => {
+    await service?.close();
+  });
+  return { service: () => service as TestService, lines };
 }
 
 const register = (base: string, headers: Record<string, string>) =>
@@ -29,17 +36,10 @@ const register = (base: string, headers: Record<string, string>) =>
   });
 
 describe('request logging at info', () => {
-  let service: TestService;
-  let lines: Line[];
-  before(async () => {
-    ({ service, lines } = await serviceLoggingAt('info'));
-  });
-  after(async () => {
-    await service?.close();
-  });
+  const { service, lines } = serviceLoggingAt('info');
 
   it('writes one access line per request, with its id, method, path without the query, and status', async () => {
-    const res = await fetch(`${service.baseUrl}/healthz?code=should-not-be-logged`, { headers: { 'x-request-id': 'trace-access-0001' } });
+    const res = await fetch(`${service().baseUrl}/healthz?code=should-not-be-logged`, { headers: { 'x-request-id': 'trace-access-0001' } });
     assert.equal(res.status, 200);
     const mine = lines.filter((l) => l.reqId === 'trace-access-0001');
     assert.equal(mine.length, 1);
@@ -49,7 +49,7 @@ describe('request logging at info', () => {
   });
 
   it('gives the lines a handler writes the same request id as the access line, a generated one included', async () => {
-    const res = await register(service.baseUrl, {});
+    const res = await register(service().baseUrl, {});
     assert.equal(res.status, 201);
     const id = res.headers.get('x-request-id');
     assert.ok(id);
@@ -60,19 +60,12 @@ describe('request logging at info', () => {
 });
 
 describe('request logging at warn', () => {
-  let service: TestService;
-  let lines: Line[];
-  before(async () => {
-    ({ service, lines } = await serviceLoggingAt('warn'));
-  });
-  after(async () => {
-    await service?.close();
-  });
+  const { service, lines } = serviceLoggingAt('warn');
 
   it('writes nothing for requests that go well', async () => {
     const before = lines.length;
-    assert.equal((await fetch(`${service.baseUrl}/healthz`)).status, 200);
-    assert.equal((await register(service.baseUrl, { 'x-request-id': 'trace-quiet-0001' })).status, 201);
+    assert.equal((await fetch(`${service().baseUrl}/healthz`)).status, 200);
+    assert.equal((await register(service().baseUrl, { 'x-request-id': 'trace-quiet-0001' })).status, 201);
     assert.equal(lines.length, before);
   });
 });

@@ -126,6 +126,27 @@ for (const dialect of dialectsUnderTest()) {
       ...extra,
     });
     const search = (terms: string[]) => documentIndex(store).search({ orgId, teamIds: [] }, terms.map((t) => [[t]]), 10);
+    const passagesOf = async (org: string) =>
+      Number((await store.db.selectFrom('document_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', org).executeTakeFirstOrThrow()).n);
+    /**
+     * Documents indexed into a fresh database whose schema stops at `migration`, then the rest of
+     * the migrations applied: what an upgrade finds. `check` looks at the upgraded store.
+     */
+    const indexedBefore = async (migration: string, documents: ReturnType<typeof doc>[], check: (upgraded: Store, org: string) => Promise<void>) => {
+      const database = await createTestDatabase(dialect);
+      const old = openStore(database.config);
+      try {
+        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations } });
+        assert.equal((await migrator.migrateTo(migration)).error, undefined);
+        const org = (await createOrganization(old.db, { name: 'Earlier Co', domains: ['earlier.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+        await indexDocuments(old, documents.map((d) => ({ ...d, orgId: org })));
+        await migrateToLatest(old);
+        await check(old, org);
+      } finally {
+        await old.close();
+        await database.drop();
+      }
+    };
 
     before(async () => {
       ({ store, cleanup } = await openTestStore(dialect));
@@ -270,46 +291,21 @@ for (const dialect of dialectsUnderTest()) {
     });
 
     it('should count documents indexed before the totals existed (the migration fills them)', async () => {
-      const database = await createTestDatabase(dialect);
-      const old = openStore(database.config);
-      try {
-        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations } });
-        assert.equal((await migrator.migrateTo('0005-documents')).error, undefined);
-        const org = (await createOrganization(old.db, { name: 'Before Co', domains: ['before.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
-        await indexDocuments(old, [
-          { ...doc('b1', '# A\n\nOne.\n\n# B\n\nTwo.'), orgId: org },
-          { ...doc('b2', 'Three.', { visibility: 'team', teamId: 'team_x' }), orgId: org },
-        ]);
-        await migrateToLatest(old);
-        const rows = await old.db.selectFrom('document_totals').select(['visibility', 'team_id', 'documents']).where('org_id', '=', org).orderBy('visibility').execute();
+      await indexedBefore('0005-documents', [doc('b1', '# A\n\nOne.\n\n# B\n\nTwo.'), doc('b2', 'Three.', { visibility: 'team', teamId: 'team_x' })], async (upgraded, org) => {
+        const rows = await upgraded.db.selectFrom('document_totals').select(['visibility', 'team_id', 'documents']).where('org_id', '=', org).orderBy('visibility').execute();
         assert.deepEqual(rows.map((r) => [r.visibility, r.team_id, Number(r.documents)]), [['org', '', 1], ['team', 'team_x', 1]]);
-      } finally {
-        await old.close();
-        await database.drop();
-      }
+      });
     });
 
     it('should search passages indexed before they carried their document’s columns (the migration fills them)', async () => {
-      const database = await createTestDatabase(dialect);
-      const old = openStore(database.config);
-      try {
-        const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations } });
-        assert.equal((await migrator.migrateTo('0006-document-totals')).error, undefined);
-        const org = (await createOrganization(old.db, { name: 'Earlier Co', domains: ['earlier.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
-        await indexDocuments(old, [
-          { ...doc('e1', '# Lynx\n\nThe lynx policy applies to everyone.'), orgId: org },
-          { ...doc('e2', '# Lynx\n\nThe lynx bonus is for the team.', { visibility: 'team', teamId: 'team_x', source: 'highspot' }), orgId: org },
-        ]);
-        await migrateToLatest(old);
+      const lynx = [doc('e1', '# Lynx\n\nThe lynx policy applies to everyone.'), doc('e2', '# Lynx\n\nThe lynx bonus is for the team.', { visibility: 'team', teamId: 'team_x', source: 'highspot' })];
+      await indexedBefore('0006-document-totals', lynx, async (upgraded, org) => {
         const found = async (teamIds: string[], sources?: ('upload' | 'highspot')[]) =>
-          (await documentIndex(old).search({ orgId: org, teamIds, ...(sources ? { sources } : {}) }, [[['lynx']]], 10)).map((h) => h.documentId).sort();
+          (await documentIndex(upgraded).search({ orgId: org, teamIds, ...(sources ? { sources } : {}) }, [[['lynx']]], 10)).map((h) => h.documentId).sort();
         assert.deepEqual(await found([]), ['e1']);
         assert.deepEqual(await found(['team_x']), ['e1', 'e2']);
         assert.deepEqual(await found(['team_x'], ['highspot']), ['e2']);
-      } finally {
-        await old.close();
-        await database.drop();
-      }
+      });
     });
 
     it('should report a failed batch as a rejection, keeping the batches written before it', async () => {
@@ -355,8 +351,7 @@ for (const dialect of dialectsUnderTest()) {
         // Told the words are common, the organization's passages (more than the window, so the
         // planner has a reason to stream them) are read along the recency index, newest first,
         // and no sort stands between that scan and the limit: it stops at the 30th match.
-        const passages = await sql<{ n: number }>`select count(*)::int as n from document_chunks where org_id = ${orgId}`.execute(store.db);
-        assert.ok((passages.rows[0]?.n ?? 0) > RECENT_WINDOW, 'more passages than the window');
+        assert.ok((await passagesOf(orgId)) > RECENT_WINDOW, 'more passages than the window');
         const recent = (await documentIndex(store).explain({ orgId, teamIds: ['team_a'] }, [[['zq1234x'], ['common']]], 30, { common: true })).join('\n');
         assert.match(recent, /Index Scan using document_chunks_recency on document_chunks/);
         assert.doesNotMatch(recent, /Bitmap Heap Scan on document_chunks/);
@@ -378,8 +373,7 @@ for (const dialect of dialectsUnderTest()) {
 
     it('should still offer an old passage with a question word in its title first when told the words are common', async () => {
       // The guide is older than the RECENT_WINDOW newest passages; the newest notes only mention the word.
-      const count = await store.db.selectFrom('document_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
-      assert.ok(Number(count.n) > RECENT_WINDOW + 40, 'the guide is outside the newest passages');
+      assert.ok((await passagesOf(orgId)) > RECENT_WINDOW + 40, 'the guide is outside the newest passages');
       await indexDocuments(store, Array.from({ length: 40 }, (_, i) => doc(`pond-note${i}`, `Saw a grebe on the pond, note ${i}.`)));
       const scope = { orgId, teamIds: [] };
       const full = await documentIndex(store).search(scope, [[['grebe']]], 10);
