@@ -1,8 +1,6 @@
 // How a meeting looks in lists (list_meetings, get_deal): compact, with up to 8 external participants.
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.ts';
-import { externalParticipantsOf, type ExternalParticipant, type MeetingListRow } from '../../store/sales/meetings.ts';
+import type { MeetingListRow } from '../../store/sales/meetings.ts';
 import type { ToolContext } from '../define-tool.ts';
 import { appLink, iso, PersonSchema } from './common.ts';
 
@@ -27,15 +25,9 @@ export const MeetingItemSchema = z.object({
 });
 export type MeetingItem = z.infer<typeof MeetingItemSchema>;
 
-export async function meetingItems(db: Kysely<Database>, ctx: ToolContext, rows: MeetingListRow[]): Promise<MeetingItem[]> {
-  const byMeeting = new Map<string, ExternalParticipant[]>();
-  for (const p of await externalParticipantsOf(db, ctx.principal.orgId, rows.map((r) => r.id))) {
-    const list = byMeeting.get(p.meeting_id);
-    if (list) list.push(p);
-    else byMeeting.set(p.meeting_id, [p]);
-  }
+export function meetingItems(ctx: ToolContext, rows: MeetingListRow[]): MeetingItem[] {
   return rows.map((m) => {
-    const external = byMeeting.get(m.id) ?? [];
+    const external = m.external;
     return {
       meeting_id: m.id,
       title: m.title,
@@ -47,7 +39,7 @@ export async function meetingItems(db: Kysely<Database>, ctx: ToolContext, rows:
       prospect_org: m.prospect_org,
       deal_id: m.deal_id,
       meeting_type: m.meeting_type,
-      external_participants: external.slice(0, MAX_EXTERNAL).map((p) => ({ name: p.name, email: p.email, company: p.company, title: p.title })),
+      external_participants: external.slice(0, MAX_EXTERNAL),
       external_participant_count: external.length,
       has_transcript: m.has_transcript === 1,
       has_notes: m.has_notes === 1,

@@ -58,9 +58,9 @@ export const getDealTool = defineTool({
       // tools.md: the deal's completed meetings (not canceled ones); the keyset cursor pages within that filter.
       const rows = await meetingsOfDeal(db, ctx.principal, deal.id, { pastBefore: ctx.now, completedOnly: true }, after, args.meetings_limit + 1);
       const page = rows.slice(0, args.meetings_limit);
-      meetings = { items: await meetingItems(db, ctx, page), ...pageOf(binding, rows, args.meetings_limit, page.length, (m) => [m.start_at, m.id]) };
+      meetings = { items: meetingItems(ctx, page), ...pageOf(binding, rows, args.meetings_limit, page.length, (m) => [m.start_at, m.id]) };
     }
-    const upcoming = include.has('upcoming_meetings') ? await meetingItems(db, ctx, await meetingsOfDeal(db, ctx.principal, deal.id, { upcomingAfter: ctx.now }, null, MAX_UPCOMING)) : null;
+    const upcoming = include.has('upcoming_meetings') ? meetingItems(ctx, await meetingsOfDeal(db, ctx.principal, deal.id, { upcomingAfter: ctx.now }, null, MAX_UPCOMING)) : null;
     let stakeholders = null;
     if (include.has('stakeholders')) {
       const s = await dealStakeholders(db, ctx.principal, deal.id, MAX_STAKEHOLDERS);

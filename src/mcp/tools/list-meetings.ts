@@ -6,7 +6,7 @@ import { RANGE_PRESETS, resolveWindow, timeParam } from '../time.ts';
 import { cursorBinding, decodePosition, pageOf, TimeIdPosition } from '../cursor.ts';
 import { fitItems, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { MeetingItemSchema, meetingItems } from '../format/meetings.ts';
-import { countMeetings, listMeetings, type MeetingFilters } from '../../store/sales/meetings.ts';
+import { listMeetings, type MeetingFilters } from '../../store/sales/meetings.ts';
 import { accountIdsByDomain } from '../../store/sales/lookups.ts';
 import { resolveOwner } from './resolve.ts';
 
@@ -65,14 +65,9 @@ export const listMeetingsTool = defineTool({
     const { cursor, limit, ...query } = args;
     const binding = cursorBinding(ctx, 'list_meetings', { ...query, from: window.from, to: window.to });
     const after = cursor ? decodePosition(binding, cursor, TimeIdPosition) : null;
-    const rows = await listMeetings(db, ctx.principal, filters, order, after, limit + 1);
-    const page = rows.slice(0, limit);
-    // The participants and the capped total are independent: on PostgreSQL they run side by side.
-    const [items, total] = await Promise.all([
-      meetingItems(db, ctx, page),
-      cursor ? null : rows.length <= limit ? rows.length : countMeetings(db, ctx.principal, filters, order, TOTAL_CAP),
-    ]);
-    const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
+    // The page with its participants and, on a first page, the capped total (one statement on PostgreSQL).
+    const { rows, total } = await listMeetings(db, ctx.principal, filters, order, after, limit + 1, cursor ? null : TOTAL_CAP);
+    const { kept, cut } = fitItems(meetingItems(ctx, rows.slice(0, limit)), LIST_BUDGET_CHARS);
     return {
       structured: {
         meetings: kept,
