@@ -6,7 +6,7 @@ import { cursorParam, maxCharsParam, meetingIdParam } from '../params.ts';
 import { cursorBinding, decodePosition, encodeCursor, OffsetPosition } from '../cursor.ts';
 import { Forbidden, InvalidArgument, NoTranscript, NotFound } from '../errors.ts';
 import { appLink, estTokens, hms, iso, ScopeSchema, scopeOf } from '../format/common.ts';
-import { findVisibleMeeting, participantsOf } from '../../store/sales/meetings.ts';
+import { findVisibleMeeting } from '../../store/sales/meetings.ts';
 import { allSegments, segmentsPage, type Segment, type SegmentFilter } from '../../store/sales/transcripts.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
 
@@ -75,15 +75,15 @@ export const getMeetingTranscriptTool = defineTool({
   annotations: readOnly('Get meeting transcript'),
   async handler(args, ctx) {
     const db = ctx.store.db;
-    const m = await findVisibleMeeting(db, ctx.principal, args.meeting_id);
-    if (!m) throw new NotFound(`No meeting ${args.meeting_id} is visible to you.`, 'It does not exist or is outside your visibility. Use list_meetings to find meeting ids.');
+    const found = await findVisibleMeeting(db, ctx.principal, args.meeting_id);
+    if (!found) throw new NotFound(`No meeting ${args.meeting_id} is visible to you.`, 'It does not exist or is outside your visibility. Use list_meetings to find meeting ids.');
+    const { meeting: m, roster } = found;
     if (!meetingDetailsAllowed(ctx.principal, m.attended === 1)) {
       throw new Forbidden(`The transcript of meeting ${m.id} is limited to its participants by your organization, and you did not attend.`, 'Ask a participant or an administrator; get_meeting still shows the meeting\'s metadata.');
     }
     if (m.has_transcript !== 1) {
       throw new NoTranscript(`No transcript for meeting ${m.id}: ${REASONS[m.transcript_reason ?? 'not_recorded'] ?? m.transcript_reason}.`, 'Use get_meeting for its notes and participants.');
     }
-    const roster = await participantsOf(db, m.org_id, [m.id]);
     const sideOf = new Map(roster.map((p) => [p.id, p.side]));
     const filter: SegmentFilter = {};
     const fromS = seconds(args.start_time);

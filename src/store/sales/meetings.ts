@@ -237,19 +237,37 @@ export async function listMeetings(
 /** What a transcript page needs of its meeting: no notes or summaries (wide columns). */
 export type TranscriptMeetingRow = Pick<MeetingsTable, 'id' | 'org_id' | 'title' | 'start_at' | 'end_at' | 'has_transcript' | 'transcript_reason' | 'transcript_chars' | 'segment_count'> & { attended: number };
 
+/** Every participant of meeting `m` as one JSON array of [id, email, name, user_id, side, company, title, talk_time_ms] arrays, for PostgreSQL (inlinesParticipants). */
+const rosterJson = sql<unknown>`(select coalesce(json_agg(json_build_array(pr.id, pr.email, pr.name, pr.user_id, pr.side, pr.company, pr.title, pr.talk_time_ms)), '[]'::json) from participants pr where pr.org_id = m.org_id and pr.meeting_id = m.id)`;
+
+const RosterJson = z.array(
+  z.tuple([z.number(), z.string().nullable(), z.string(), z.string().nullable(), z.enum(['seller', 'buyer', 'unknown']), z.string().nullable(), z.string().nullable(), z.number()]),
+);
+
 const visibleMeetingStatement = shaped<[Principal, string]>()(
-  (db, p, id) =>
-    meetingsFrom(db, p)
+  (db, p, id) => {
+    const q = meetingsFrom(db, p)
       .select(['m.id', 'm.org_id', 'm.title', 'm.start_at', 'm.end_at', 'm.has_transcript', 'm.transcript_reason', 'm.transcript_chars', 'm.segment_count'])
       .select(attendedExpr(p, 'm').as('attended'))
-      .where('m.id', '=', id),
+      .where('m.id', '=', id);
+    return inlinesParticipants(db) ? q.select(rosterJson.as('roster_json')) : q;
+  },
   (b, p, id) => [bindPrincipal(b, p), b.value(id)],
 );
 
-/** One meeting if the caller may see it, with whether the caller attended it (get_meeting_transcript). */
-export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<TranscriptMeetingRow | undefined> {
+/**
+ * One meeting if the caller may see it, with whether the caller attended it and its participants
+ * by id (get_meeting_transcript): one statement on PostgreSQL (inlinesParticipants).
+ */
+export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<{ meeting: TranscriptMeetingRow; roster: ParticipantsTable[] } | undefined> {
   const [row] = await visibleMeetingStatement.execute(db, p, id);
-  return row;
+  if (!row) return undefined;
+  if (!('roster_json' in row)) return { meeting: row, roster: await participantsOf(db, row.org_id, [row.id]) };
+  const { roster_json, ...meeting } = row;
+  const tuples = RosterJson.parse(typeof roster_json === 'string' ? JSON.parse(roster_json) : roster_json);
+  tuples.sort((a, b) => a[0] - b[0]);
+  const roster = tuples.map(([pid, email, name, user_id, side, company, title, talk_time_ms]) => ({ org_id: row.org_id, meeting_id: row.id, id: pid, email, name, user_id, side, company, title, talk_time_ms }));
+  return { meeting, roster };
 }
 
 /** One meeting if the caller may see it, in one query with its owner and account (get_meeting). */

@@ -40,6 +40,16 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(seen, Array.from({ length: total }, (_, i) => i));
     });
 
+    it('lists the speakers as stored, by id: name, email, side, whether resolved, talk time', async () => {
+      const out = ok<Out>('get_meeting_transcript', await s.call(EMAILS.mia, 'get_meeting_transcript', { meeting_id: twoHour, max_chars: 1000 }));
+      const stored = await s.store.db.selectFrom('participants').selectAll().where('meeting_id', '=', twoHour).orderBy('id').execute();
+      assert.ok(stored.length > 2 && stored.some((p) => p.email === null || p.user_id !== null), 'the roster has resolved and unresolved people');
+      assert.deepEqual(
+        out.speakers,
+        stored.map((p) => ({ label: p.name, name: p.name, email: p.email, side: p.side, resolved: p.user_id !== null || p.email !== null, talk_time_s: Math.round(Number(p.talk_time_ms) / 1000) })),
+      );
+    });
+
     it('filters by side, time window and text with context', async () => {
       const buyer = ok<Out>('get_meeting_transcript', await s.call(EMAILS.mia, 'get_meeting_transcript', { meeting_id: twoHour, side: 'buyer', max_chars: 3000 }));
       assert.ok(buyer.segments.length > 0 && buyer.segments.every((x) => x.side === 'buyer'));
