@@ -42,7 +42,8 @@ export type Store = {
   transact<T>(fn: WriteTransaction<T>): Promise<T>;
   /**
    * The database for migrations: on PostgreSQL a connection of its own without the request path's
-   * 10 s query timeout (a migration may rewrite millions of rows), opened on first use.
+   * 10 s query timeout (a migration may rewrite millions of rows), opened on first use; after
+   * close() it throws StoreClosedError.
    */
   maintenanceDb(): Kysely<Database>;
   close(): Promise<void>;
@@ -81,6 +82,11 @@ function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store
 
 function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance }: Maintenance): Store {
   let closed: Promise<void> | undefined;
+  // After close() a maintenance pool opened here would never be closed.
+  const openMaintenance = () => {
+    if (closed) throw new StoreClosedError('the store is closed: no maintenance connection is opened after close()');
+    return maintenanceDb();
+  };
   const transact = guardedTransact(dialect === 'sqlite' ? groupCommit(db) : <T>(fn: WriteTransaction<T>) => db.transaction().execute(fn));
   return {
     db,
@@ -98,10 +104,10 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
       }
     },
     async refreshStatistics() {
-      await (dialect === 'postgres' ? sql`vacuum analyze`.execute(maintenanceDb()) : sql`analyze`.execute(db));
+      await (dialect === 'postgres' ? sql`vacuum analyze`.execute(openMaintenance()) : sql`analyze`.execute(db));
     },
     transact,
-    maintenanceDb,
+    maintenanceDb: openMaintenance,
     close() {
       closed ??= Promise.all([db.destroy(), closeMaintenance?.()]).then(() => undefined);
       return closed;
@@ -110,6 +116,8 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
 }
 
 export class MigrationError extends Error {}
+
+export class StoreClosedError extends Error {}
 
 /** Applies every pending migration. Idempotent; safe when several processes start at once. */
 export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {

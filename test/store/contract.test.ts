@@ -2,7 +2,7 @@
 // fresh database, so any behaviour the service relies on is proven on both.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrateToLatest, type Store } from '../../src/store/database.ts';
+import { migrateToLatest, StoreClosedError, type Store } from '../../src/store/database.ts';
 import { ConflictError } from '../../src/store/errors.ts';
 import { newId } from '../../src/store/ids.ts';
 import { createOrganization, findOrganization, findOrganizationByDomain, listOrganizations, licenseIsActive, setLicense, setSso } from '../../src/store/organizations.ts';
@@ -183,5 +183,17 @@ for (const dialect of dialectsUnderTest()) {
       await cleanup?.();
     });
     for (const [name, run] of cases) it(name, () => run(store));
+  });
+}
+
+for (const dialect of dialectsUnderTest()) {
+  it(`a closed ${dialect} store opens no maintenance connection (nothing would close it)`, async () => {
+    const { store, cleanup } = await openTestStore(dialect);
+    try {
+      await store.close();
+      assert.throws(() => store.maintenanceDb(), StoreClosedError);
+    } finally {
+      await cleanup();
+    }
   });
 }
