@@ -33,9 +33,10 @@ export type Store = {
   refreshStatistics(): Promise<void>;
   /**
    * A short write transaction on a request path (the token grants). On SQLite the ones that arrive
-   * together share one commit, each in its own savepoint (group-commit.ts); on PostgreSQL each is
-   * its own transaction on a pool connection, which commit in parallel. A job must use only the
-   * handle it is given, one query at a time, and await nothing else; calling transact from inside a
+   * together share one commit (group-commit.ts); on PostgreSQL each is its own transaction on a pool
+   * connection, which commit in parallel. A job must use only the handle it is given, one query at
+   * a time, await nothing else, and have no effect outside its transaction (on SQLite it runs
+   * again, its first writes undone, when a job beside it fails). Calling transact from inside a
    * job is refused with NestedTransactionError on both dialects (on SQLite it would wait behind its
    * own batch forever, on PostgreSQL it would not see the outer job's writes).
    */
