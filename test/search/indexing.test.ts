@@ -151,8 +151,12 @@ for (const dialect of dialectsUnderTest()) {
     before(async () => {
       ({ store, cleanup } = await openTestStore(dialect));
       orgId = (await createOrganization(store.db, { name: 'Index Co', domains: ['index.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
-      // The oldest passage of the organization, for the last test: thousands are indexed after it.
-      await indexDocuments(store, [doc('grebe-guide', 'Crested and little grebes dive for fish.', { title: 'Grebe Field Guide' })]);
+      // The oldest passages of the organization, for the last tests: thousands are indexed after them.
+      await indexDocuments(store, [
+        doc('grebe-guide', 'Crested and little grebes dive for fish.', { title: 'Grebe Field Guide' }),
+        doc('plover-guide', 'Ringed plovers run along the tideline.', { title: 'Plover Field Guide' }),
+        ...Array.from({ length: 6 }, (_, i) => doc(`avocet-guide${i}`, `Avocets sweep the shallows, part ${i}.`, { title: `Avocet Field Guide, part ${i}` })),
+      ]);
     });
     after(() => cleanup());
 
@@ -381,6 +385,34 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(full[0]?.documentId, 'grebe-guide');
       assert.deepEqual(common.map((h) => h.documentId), full.map((h) => h.documentId));
       for (const h of common.slice(1)) assert.match(h.documentId, /^pond-note\d+$/);
+    });
+
+    it('should fill the page with old title/heading matches when the corpus holds enough, told the words are common', async () => {
+      // Six guides with the word in their title, all older than the window; the newest passages only mention it.
+      await indexDocuments(store, Array.from({ length: 30 }, (_, i) => doc(`shore-note${i}`, `An avocet on the shore, note ${i}.`)));
+      const scope = { orgId, teamIds: [] };
+      const full = await documentIndex(store).search(scope, [[['avocet']]], 5);
+      const common = await documentIndex(store).search(scope, [[['avocet']]], 5, { common: true });
+      assert.equal(common.length, 5);
+      for (const h of common) assert.match(h.documentId, /^avocet-guide\d$/, 'title matches before newer passages that only mention the word');
+      assert.deepEqual(common.map((h) => h.documentId), full.map((h) => h.documentId));
+    });
+
+    it('should offer each passage once when a title/heading match is also among the newest passages', async () => {
+      // A new atlas with the word in its title is both a title/heading match and one of the newest
+      // matches (PostgreSQL's second step finds it in both of its lists); the old guide is the other title match.
+      await indexDocuments(store, Array.from({ length: 20 }, (_, i) => doc(`dune-note${i}`, `A plover on the dunes, note ${i}.`)));
+      await indexDocuments(store, [doc('plover-atlas', 'Where plovers nest, coast by coast.', { title: 'Plover Atlas' })]);
+      const scope = { orgId, teamIds: [] };
+      const full = await documentIndex(store).search(scope, [[['plover']]], 10);
+      const common = await documentIndex(store).search(scope, [[['plover']]], 10, { common: true });
+      assert.equal(common.length, 10);
+      assert.equal(new Set(common.map((h) => `${h.documentId}:${h.chunkIndex}`)).size, 10, 'each passage once');
+      assert.deepEqual(common.slice(0, 2).map((h) => h.documentId), ['plover-atlas', 'plover-guide']);
+      for (const h of common.slice(2)) assert.match(h.documentId, /^dune-note\d+$/);
+      assert.deepEqual(common.map((h) => h.documentId), full.map((h) => h.documentId));
+      // Any string is a word to the index, on the recent-first path too (NUL, which PostgreSQL cannot store).
+      assert.equal((await documentIndex(store).search(scope, [[['plo\0ver']]], 5, { headWords: ['plo\0ver', '"\0'], common: true })).length, 5);
     });
   });
 }
