@@ -329,6 +329,17 @@ for (const dialect of dialectsUnderTest()) {
       });
     });
 
+    it('should leave an upgraded database with planner statistics for the passages’ new columns and title/heading index', async () => {
+      if (dialect !== 'postgres') return; // FTS5 keeps no planner statistics
+      const notes = Array.from({ length: 30 }, (_, i) => doc(`stat${i}`, `# Heading ${i}\n\nThe stork policy, part ${i}.`));
+      await indexedBefore('0009-passage-head-index', notes, async (upgraded) => {
+        const stats = await sql<{ tablename: string; attname: string }>`select tablename, attname from pg_stats where tablename in ('document_chunks', 'document_chunks_head_gin')`.execute(upgraded.db);
+        const names = stats.rows.map((r) => `${r.tablename}.${r.attname}`);
+        assert.ok(names.includes('document_chunks.doc_updated_at'), `copied columns analyzed: ${names.join(', ')}`);
+        assert.ok(names.some((n) => n.startsWith('document_chunks_head_gin.')), `the title/heading expression analyzed: ${names.join(', ')}`);
+      });
+    });
+
     it('should report a failed batch as a rejection, keeping the batches written before it', async () => {
       const docs = [
         ...Array.from({ length: 250 }, (_, i) => doc(`good${i}`, 'Puffin.')),

@@ -9,6 +9,7 @@ import * as documentTotals from './0006-document-totals.ts';
 import * as passageSearchColumns from './0007-passage-search-columns.ts';
 import * as passageRecencyIndex from './0008-passage-recency-index.ts';
 import * as passageHeadIndex from './0009-passage-head-index.ts';
+import * as passageStatistics from './0010-passage-statistics.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-passage-search-columns': passageSearchColumns,
   '0008-passage-recency-index': passageRecencyIndex,
   '0009-passage-head-index': passageHeadIndex,
+  '0010-passage-statistics': passageStatistics,
 };
