@@ -2,8 +2,8 @@
 // Bulk writes go in batches, one transaction per batch, with multi-row inserts (the benchmark
 // indexes 10,000–100,000 documents). The full-text index follows through the migration's triggers.
 import { z } from 'zod';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Store } from '../store/database.ts';
+import { sql, type Kysely } from 'kysely';
+import { capabilitiesOf, type Store } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import { newId, now } from '../store/ids.ts';
 import { chunkMarkdown, wordCount, type Chunk } from './chunking.ts';
@@ -52,7 +52,7 @@ function prepare(input: DocumentInput): Prepared {
  * id order, makes the second wait for the first batch's commit instead. (SQLite has one writer.)
  */
 async function lockOrganizations(db: Kysely<Database>, orgIds: Iterable<string>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!capabilitiesOf(db).parallelWriters) return;
   for (const orgId of [...new Set(orgIds)].sort()) await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:${orgId}`}, 0))`.execute(db);
 }
 

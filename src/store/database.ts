@@ -1,7 +1,7 @@
 // One store, two dialects. Dialect differences live here as capability flags, never as
 // `if (sqlite)` scattered through repositories.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Kysely, sql } from 'kysely';
+import { Kysely, SqliteAdapter, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
@@ -17,7 +17,21 @@ export type Capabilities = {
   fullText: 'fts5' | 'tsvector';
   /** Whether concurrent writers in one process run in parallel (pool) or one at a time. */
   parallelWriters: boolean;
+  /**
+   * Whether every statement is a network round trip (PostgreSQL). A hot path then gathers what it
+   * can in one statement; where a statement costs none (SQLite), separate queries can be cheaper
+   * than the JSON that would join them.
+   */
+  roundTrips: boolean;
 };
+
+const SQLITE_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'fts5', parallelWriters: false, roundTrips: false });
+const POSTGRES_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'tsvector', parallelWriters: true, roundTrips: true });
+
+/** The capabilities of the database behind a handle: a store's `db` or a transaction of it (they share the dialect's adapter). */
+export function capabilitiesOf(db: Kysely<Database>): Capabilities {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES;
+}
 
 export type Store = {
   db: Kysely<Database>;
@@ -53,7 +67,7 @@ export type Store = {
 export function openStore(config: DatabaseConfig): Store {
   if (config.kind === 'sqlite') {
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
-    return makeStore(db, 'sqlite', { fullText: 'fts5', parallelWriters: false }, { maintenanceDb: () => db });
+    return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db });
   }
   const db = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: config.poolMax })) });
   // Migrations and the VACUUM after a bulk load run here, not under the pool's 10 s query timeout
@@ -61,7 +75,7 @@ export function openStore(config: DatabaseConfig): Store {
   let maintenance: Kysely<Database> | undefined;
   const maintenanceDb = () =>
     (maintenance ??= new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: 1, queryTimeoutMs: MAINTENANCE_TIMEOUT_MS })) }));
-  return makeStore(db, 'postgres', { fullText: 'tsvector', parallelWriters: true }, { maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
+  return makeStore(db, 'postgres', POSTGRES_CAPABILITIES, { maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
 }
 
 /** How long a migration or the statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */

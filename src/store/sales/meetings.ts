@@ -1,8 +1,9 @@
 // Meetings as the tools read them. Every query takes the caller's Principal and filters by the
 // access policy in SQL (access/visibility.ts); lists are keyset-paginated on (start_at, id).
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../schema.ts';
+import { capabilitiesOf } from '../database.ts';
 import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
@@ -56,13 +57,12 @@ function withOwnerAndAccount(q: ReturnType<typeof meetingsFrom>) {
 
 /**
  * Whether a list statement gathers its meetings' external participants (and a first page its
- * capped total) itself. On PostgreSQL every statement is a round trip, and the client's socket
- * writes were ~30% of the service's CPU on a list_meetings call of three statements (W1 profile):
- * there the page is one statement. On SQLite a statement costs no round trip, and building and
- * parsing the JSON cost more than the separate queries it replaces (~200 vs ~180 µs a page of
- * 25 on 100,000 meetings): there the participants and the count are queries of their own.
+ * capped total) itself: where every statement is a round trip (PostgreSQL: three statements a
+ * list_meetings call, and the round trips were the largest share of the W1 profile) the page is
+ * one statement. Where a statement costs none (SQLite), building and parsing the JSON cost more
+ * than the separate queries it replaces (~200 vs ~180 µs a page of 25 on 100,000 meetings).
  */
-const inlinesParticipants = (db: Kysely<Database>) => !(db.getExecutor().adapter instanceof SqliteAdapter);
+const inlinesParticipants = (db: Kysely<Database>) => capabilitiesOf(db).roundTrips;
 
 /**
  * The external participants of meeting `m` as one JSON array of [id, name, email, company, title]
@@ -85,6 +85,7 @@ async function withExternal<R extends MeetingListDbRow>(db: Kysely<Database>, or
       const tuples = ExternalJson.parse(typeof row.external_json === 'string' ? JSON.parse(row.external_json) : row.external_json);
       tuples.sort((a, b) => a[0] - b[0]);
       row.external = tuples.map(([, name, email, company, title]) => ({ name, email, company, title }));
+      delete row.external_json; // nothing raw travels further
     }
     return listed;
   }
@@ -225,11 +226,13 @@ export async function listMeetings(
 ): Promise<MeetingListPage> {
   const bound = boundFilters(f);
   const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await listStatement.execute(db, p, bound, order, after, limit, countCap);
+  const inlineCount = rows[0]?.total_capped;
+  for (const row of rows) delete row.total_capped;
   const listed = await withExternal(db, p.orgId, rows);
   if (countCap === null) return { rows: listed, total: null };
   let n: number;
   if (after === null && rows.length < limit) n = rows.length; // every match is on this page
-  else if (rows[0]?.total_capped !== undefined) n = Number(rows[0].total_capped);
+  else if (inlineCount !== undefined) n = Number(inlineCount);
   else n = Number((await countStatement.execute(db, p, bound, order, countCap))[0]?.n ?? 0);
   return { rows: listed, total: n > countCap ? null : n };
 }
