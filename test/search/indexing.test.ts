@@ -294,39 +294,24 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(Object.keys(t.kept).some((k) => k.startsWith(other)), false);
     });
 
-    it('should index two imports into one organization at once, each document counted once', async () => {
+    it('should index imports into one organization at once, each document counted once', async () => {
       // Their triggers update the organization's totals rows (one per visibility, team and source)
-      // in the order of their documents: here opposite orders, in many small batches at once.
-      const org = (await createOrganization(store.db, { name: 'Busy Co', domains: ['busy.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+      // in the order of their documents: here different orders, in many small batches at once.
+      // Without the per-organization lock one round deadlocked in about 3 of 5 runs: three rounds.
       const kinds = [{}, { visibility: 'team', teamId: 'team_a' }, { source: 'google_drive' }, { visibility: 'team', teamId: 'team_b', source: 'onedrive' }];
-      const batch = (tag: string, order: number[]) =>
-        Array.from({ length: 120 }, (_, i) => ({ ...doc(`${tag}${i}`, `# Part\n\nBusy import ${tag} ${i}.`, kinds[order[i % order.length]!]), orgId: org }));
-      const imports = await Promise.allSettled([
-        indexDocuments(store, batch('east', [0, 1, 2, 3]), { batchSize: 8 }),
-        indexDocuments(store, batch('west', [3, 2, 1, 0]), { batchSize: 8 }),
-        indexDocuments(store, batch('north', [2, 0, 3, 1]), { batchSize: 8 }),
-      ]);
-      assert.deepEqual(imports.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status)), ['fulfilled', 'fulfilled', 'fulfilled']);
-      const counted = await store.db.selectFrom('document_totals').select((eb) => eb.fn.sum<number>('documents').as('n')).where('org_id', '=', org).executeTakeFirstOrThrow();
-      assert.equal(Number(counted.n), 360);
-    });
-
-    it('should count documents indexed before the totals existed (the migration fills them)', async () => {
-      await indexedBefore('0005-documents', [doc('b1', '# A\n\nOne.\n\n# B\n\nTwo.'), doc('b2', 'Three.', { visibility: 'team', teamId: 'team_x' })], async (upgraded, org) => {
-        const rows = await upgraded.db.selectFrom('document_totals').select(['visibility', 'team_id', 'documents']).where('org_id', '=', org).orderBy('visibility').execute();
-        assert.deepEqual(rows.map((r) => [r.visibility, r.team_id, Number(r.documents)]), [['org', '', 1], ['team', 'team_x', 1]]);
-      });
-    });
-
-    it('should search passages indexed before they carried their document’s columns (the migration fills them)', async () => {
-      const lynx = [doc('e1', '# Lynx\n\nThe lynx policy applies to everyone.'), doc('e2', '# Lynx\n\nThe lynx bonus is for the team.', { visibility: 'team', teamId: 'team_x', source: 'highspot' })];
-      await indexedBefore('0006-document-totals', lynx, async (upgraded, org) => {
-        const found = async (teamIds: string[], sources?: ('upload' | 'highspot')[]) =>
-          (await documentIndex(upgraded).search({ orgId: org, teamIds, ...(sources ? { sources } : {}) }, [[['lynx']]], 10)).map((h) => h.documentId).sort();
-        assert.deepEqual(await found([]), ['e1']);
-        assert.deepEqual(await found(['team_x']), ['e1', 'e2']);
-        assert.deepEqual(await found(['team_x'], ['highspot']), ['e2']);
-      });
+      for (let round = 0; round < 3; round++) {
+        const org = (await createOrganization(store.db, { name: `Busy Co ${round}`, domains: [`busy${round}.example`], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+        const batch = (tag: string, order: number[]) =>
+          Array.from({ length: 120 }, (_, i) => ({ ...doc(`${tag}${i}`, `# Part\n\nBusy import ${tag} ${i}.`, kinds[order[i % order.length]!]), orgId: org }));
+        const imports = await Promise.allSettled([
+          indexDocuments(store, batch('east', [0, 1, 2, 3]), { batchSize: 8 }),
+          indexDocuments(store, batch('west', [3, 2, 1, 0]), { batchSize: 8 }),
+          indexDocuments(store, batch('north', [2, 0, 3, 1]), { batchSize: 8 }),
+        ]);
+        assert.deepEqual(imports.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status)), ['fulfilled', 'fulfilled', 'fulfilled'], `round ${round}`);
+        const counted = await store.db.selectFrom('document_totals').select((eb) => eb.fn.sum<number>('documents').as('n')).where('org_id', '=', org).executeTakeFirstOrThrow();
+        assert.equal(Number(counted.n), 360);
+      }
     });
 
     it('should leave an upgraded database with planner statistics for the passages’ new columns and title/heading index', async () => {

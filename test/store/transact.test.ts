@@ -103,6 +103,38 @@ for (const dialect of dialectsUnderTest()) {
       await store.transact((trx) => user(trx, email('later')));
     });
 
+    it('a transaction runs once when nothing beside it fails, and again (its first writes undone) only when a neighbour fails', async () => {
+      const runs = new Map<string, number>();
+      const counted = (tag: string, body: (trx: Parameters<Parameters<Store['transact']>[0]>[0]) => Promise<unknown>) =>
+        store.transact(async (trx) => {
+          runs.set(tag, (runs.get(tag) ?? 0) + 1);
+          return body(trx);
+        });
+      // All succeed: each runs once.
+      const calm = Array.from({ length: 5 }, (_, i) => email(`calm${i}`));
+      await Promise.all(calm.map((a) => counted(a, (trx) => user(trx, a))));
+      assert.deepEqual(calm.map((a) => runs.get(a)), [1, 1, 1, 1, 1]);
+      // Alone and failing: it fails at once, without a second run.
+      class Refused extends Error {}
+      const lone = email('lone');
+      await assert.rejects(counted(lone, async (trx) => { await user(trx, lone); throw new Refused('no'); }), Refused);
+      assert.equal(runs.get(lone), 1);
+      assert.equal(await exists(lone), false);
+      // Several at once: one fails only on its first run, one always fails (it comes after, so on
+      // SQLite the first pass stops before it).
+      const [steady, flaky, failing] = [email('steady'), email('flaky'), email('failing')];
+      const outcomes = await Promise.allSettled([
+        counted(steady, (trx) => user(trx, steady)),
+        counted(flaky, async (trx) => { await user(trx, flaky); if (runs.get(flaky) === 1) throw new Refused('first time only'); }),
+        counted(failing, async (trx) => { await user(trx, failing); throw new Refused('never'); }),
+      ]);
+      // SQLite's shared transaction was rolled back after the flaky job's first failure and run again
+      // with a savepoint each, where the flaky one succeeds; PostgreSQL's transactions are separate.
+      assert.deepEqual(outcomes.map((o) => o.status), dialect === 'sqlite' ? ['fulfilled', 'fulfilled', 'rejected'] : ['fulfilled', 'rejected', 'rejected']);
+      assert.deepEqual([steady, flaky, failing].map((a) => runs.get(a)), dialect === 'sqlite' ? [2, 2, 1] : [1, 1, 1]);
+      assert.deepEqual(await Promise.all([steady, flaky, failing].map(exists)), [true, dialect === 'sqlite', false]);
+    });
+
     if (dialect === 'sqlite') {
       it('transactions that arrive together share one commit: the second runs before the first is committed', async () => {
         const first = email('first');

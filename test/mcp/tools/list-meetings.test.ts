@@ -113,5 +113,18 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(whole.total, whole.meetings.length);
       assert.equal(whole.total, narrow.total);
     });
+
+    it('counts only the meetings the caller may see, whatever the role', async () => {
+      const counts: number[] = [];
+      for (const who of [EMAILS.max, EMAILS.mia, EMAILS.vic]) {
+        const narrow = ok<Out>('list_meetings', await s.call(who, 'list_meetings', { range: 'last_30_days', limit: 2 }));
+        const whole = ok<Out>('list_meetings', await s.call(who, 'list_meetings', { range: 'last_30_days', limit: 100 }));
+        assert.equal(whole.has_more, false, `${who}: one page holds every visible meeting`);
+        assert.equal(narrow.total, whole.meetings.length, `${who}: the total counts what the caller can list`);
+        counts.push(whole.meetings.length);
+      }
+      const admin = ok<Out>('list_meetings', await s.call(EMAILS.ada, 'list_meetings', { range: 'last_30_days', limit: 2 }));
+      assert.ok(counts.every((n) => n > 2 && (admin.total === null || n < admin.total)), `each role sees fewer than the admin: ${counts.join(', ')} < ${admin.total}`);
+    });
   });
 }
