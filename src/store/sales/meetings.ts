@@ -1,15 +1,14 @@
 // Meetings as the tools read them. Every query takes the caller's Principal and filters by the
 // access policy in SQL (access/visibility.ts); lists are keyset-paginated on (start_at, id).
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
 import type { Database } from '../schema.ts';
-import { capabilitiesOf } from '../database.ts';
 import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
 import { containsPattern } from './like.ts';
 import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, type KeysetOrder } from './keyset.ts';
+import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
 export type MeetingFilters = {
   from: number;
@@ -26,8 +25,6 @@ export type MeetingFilters = {
 };
 
 export type MeetingRow = MeetingsTable & { attended: number };
-
-export type ExternalParticipant = Pick<ParticipantsTable, 'name' | 'email' | 'company' | 'title'>;
 
 /**
  * A meeting as lists show it: the narrow columns a list item needs, with its owner and prospect
@@ -53,49 +50,6 @@ function withOwnerAndAccount(q: ReturnType<typeof meetingsFrom>) {
   return q
     .leftJoin('users as u', (j) => j.onRef('u.org_id', '=', 'm.org_id').onRef('u.id', '=', 'm.owner_id'))
     .leftJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'm.org_id').onRef('a.id', '=', 'm.account_id'));
-}
-
-/**
- * Whether a list statement gathers its meetings' external participants (and a first page its
- * capped total) itself: where every statement is a round trip (PostgreSQL: three statements a
- * list_meetings call, and the round trips were the largest share of the W1 profile) the page is
- * one statement. Where a statement costs none (SQLite), building and parsing the JSON cost more
- * than the separate queries it replaces (~200 vs ~180 µs a page of 25 on 100,000 meetings).
- */
-const inlinesParticipants = (db: Kysely<Database>) => capabilitiesOf(db).roundTrips;
-
-/**
- * The external participants of meeting `m` as one JSON array of [id, name, email, company, title]
- * arrays (`[]` when none): a correlated subquery on the participants' primary key, for
- * PostgreSQL (inlinesParticipants). No ORDER BY in the aggregate: withExternal orders by id.
- */
-const externalParticipantsJson = sql<unknown>`(select coalesce(json_agg(json_build_array(pe.id, pe.name, pe.email, pe.company, pe.title)), '[]'::json) from participants pe where pe.org_id = m.org_id and pe.meeting_id = m.id and pe.side <> 'seller')`;
-
-const ExternalJson = z.array(z.tuple([z.number(), z.string(), z.string().nullable(), z.string().nullable(), z.string().nullable()]));
-
-/**
- * List rows with their external participants, added to the driver's rows in place (copying a
- * row's fields into a new object, or object rest, was ~1.3 µs a row): parsed and checked from the
- * rows' JSON (the repository boundary) when the statement gathered them, else read in one query.
- */
-async function withExternal<R extends MeetingListDbRow>(db: Kysely<Database>, orgId: string, rows: R[]): Promise<(R & MeetingListRow)[]> {
-  const listed = rows as (R & MeetingListRow)[];
-  if (inlinesParticipants(db)) {
-    for (const row of listed) {
-      const tuples = ExternalJson.parse(typeof row.external_json === 'string' ? JSON.parse(row.external_json) : row.external_json);
-      tuples.sort((a, b) => a[0] - b[0]);
-      row.external = tuples.map(([, name, email, company, title]) => ({ name, email, company, title }));
-      delete row.external_json; // nothing raw travels further
-    }
-    return listed;
-  }
-  const byMeeting = new Map<string, ExternalParticipant[]>();
-  for (const row of listed) byMeeting.set(row.id, (row.external = []));
-  if (rows.length === 0) return listed;
-  for (const p of await externalParticipantsStatement.execute(db, orgId, rows.map((r) => r.id))) {
-    byMeeting.get(p.meeting_id)?.push({ name: p.name, email: p.email, company: p.company, title: p.title });
-  }
-  return listed;
 }
 
 /** Selects MeetingListRow's columns of a query over `meetings as m`, but its participants (withExternal adds them). */
@@ -240,13 +194,6 @@ export async function listMeetings(
 /** What a transcript page needs of its meeting: no notes or summaries (wide columns). */
 export type TranscriptMeetingRow = Pick<MeetingsTable, 'id' | 'org_id' | 'title' | 'start_at' | 'end_at' | 'has_transcript' | 'transcript_reason' | 'transcript_chars' | 'segment_count'> & { attended: number };
 
-/** Every participant of meeting `m` as one JSON array of [id, email, name, user_id, side, company, title, talk_time_ms] arrays, for PostgreSQL (inlinesParticipants). */
-const rosterJson = sql<unknown>`(select coalesce(json_agg(json_build_array(pr.id, pr.email, pr.name, pr.user_id, pr.side, pr.company, pr.title, pr.talk_time_ms)), '[]'::json) from participants pr where pr.org_id = m.org_id and pr.meeting_id = m.id)`;
-
-const RosterJson = z.array(
-  z.tuple([z.number(), z.string().nullable(), z.string(), z.string().nullable(), z.enum(['seller', 'buyer', 'unknown']), z.string().nullable(), z.string().nullable(), z.number()]),
-);
-
 const visibleMeetingStatement = shaped<[Principal, string]>()(
   (db, p, id) => {
     const q = meetingsFrom(db, p)
@@ -267,10 +214,7 @@ export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id:
   if (!row) return undefined;
   if (!('roster_json' in row)) return { meeting: row, roster: await participantsOf(db, row.org_id, [row.id]) };
   const { roster_json, ...meeting } = row;
-  const tuples = RosterJson.parse(typeof roster_json === 'string' ? JSON.parse(roster_json) : roster_json);
-  tuples.sort((a, b) => a[0] - b[0]);
-  const roster = tuples.map(([pid, email, name, user_id, side, company, title, talk_time_ms]) => ({ org_id: row.org_id, meeting_id: row.id, id: pid, email, name, user_id, side, company, title, talk_time_ms }));
-  return { meeting, roster };
+  return { meeting, roster: rosterFromJson(roster_json, row.org_id, row.id) };
 }
 
 /** One meeting if the caller may see it, in one query with its owner and account (get_meeting). */
@@ -335,27 +279,3 @@ export async function previousMeeting(db: Kysely<Database>, p: Principal, m: Mee
     .limit(1)
     .executeTakeFirst();
 }
-
-const participantsStatement = shaped<[string, readonly string[]]>()(
-  (db, orgId, meetingIds) => db.selectFrom('participants').selectAll().where('org_id', '=', orgId).where('meeting_id', 'in', meetingIds).orderBy('meeting_id').orderBy('id'),
-  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
-);
-
-export async function participantsOf(db: Kysely<Database>, orgId: string, meetingIds: string[]): Promise<ParticipantsTable[]> {
-  if (meetingIds.length === 0) return [];
-  return participantsStatement.execute(db, orgId, meetingIds);
-}
-
-/** The participants lists show (everyone but the seller side), by meeting and id, with only the columns they show. */
-const externalParticipantsStatement = shaped<[string, readonly string[]]>()(
-  (db, orgId, meetingIds) =>
-    db
-      .selectFrom('participants')
-      .select(['meeting_id', 'name', 'email', 'company', 'title'])
-      .where('org_id', '=', orgId)
-      .where('meeting_id', 'in', meetingIds)
-      .where('side', '!=', 'seller')
-      .orderBy('meeting_id')
-      .orderBy('id'),
-  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
-);
