@@ -77,13 +77,14 @@ export const getMeetingTranscriptTool = defineTool({
     const db = ctx.store.db;
     const found = await findVisibleMeeting(db, ctx.principal, args.meeting_id);
     if (!found) throw new NotFound(`No meeting ${args.meeting_id} is visible to you.`, 'It does not exist or is outside your visibility. Use list_meetings to find meeting ids.');
-    const { meeting: m, roster } = found;
+    const m = found.meeting;
     if (!meetingDetailsAllowed(ctx.principal, m.attended === 1)) {
       throw new Forbidden(`The transcript of meeting ${m.id} is limited to its participants by your organization, and you did not attend.`, 'Ask a participant or an administrator; get_meeting still shows the meeting\'s metadata.');
     }
     if (m.has_transcript !== 1) {
       throw new NoTranscript(`No transcript for meeting ${m.id}: ${REASONS[m.transcript_reason ?? 'not_recorded'] ?? m.transcript_reason}.`, 'Use get_meeting for its notes and participants.');
     }
+    const roster = await found.roster();
     const sideOf = new Map(roster.map((p) => [p.id, p.side]));
     const filter: SegmentFilter = {};
     const fromS = seconds(args.start_time);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Database } from '../schema.ts';
 import { capabilitiesOf } from '../database.ts';
 import type { ParticipantsTable } from './schema.ts';
-import { shaped } from '../prepared.ts';
+import { shaped, type Binder } from '../prepared.ts';
 
 export type ExternalParticipant = Pick<ParticipantsTable, 'name' | 'email' | 'company' | 'title'>;
 
@@ -71,9 +71,15 @@ export async function withExternal<R extends { id: string; external_json?: unkno
   return listed;
 }
 
+/** The binding of a statement over some meetings' participants: the org and each id are values, how many ids a fact. */
+const bindMeetings = (b: Binder, orgId: string, meetingIds: readonly string[]): [string, readonly string[]] => [
+  b.value(orgId),
+  Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!)),
+];
+
 const participantsStatement = shaped<[string, readonly string[]]>()(
   (db, orgId, meetingIds) => db.selectFrom('participants').selectAll().where('org_id', '=', orgId).where('meeting_id', 'in', meetingIds).orderBy('meeting_id').orderBy('id'),
-  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
+  bindMeetings,
 );
 
 /** Every participant of the given meetings, by meeting and id. */
@@ -93,5 +99,5 @@ const externalParticipantsStatement = shaped<[string, readonly string[]]>()(
       .where('side', '!=', 'seller')
       .orderBy('meeting_id')
       .orderBy('id'),
-  (b, orgId, meetingIds) => [b.value(orgId), Array.from({ length: b.fact(meetingIds.length) }, (_, i) => b.value(meetingIds[i]!))],
+  bindMeetings,
 );

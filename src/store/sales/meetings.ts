@@ -181,7 +181,7 @@ export async function listMeetings(
   const bound = boundFilters(f);
   const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await listStatement.execute(db, p, bound, order, after, limit, countCap);
   const inlineCount = rows[0]?.total_capped;
-  for (const row of rows) delete row.total_capped;
+  if (inlineCount !== undefined) for (const row of rows) delete row.total_capped;
   const listed = await withExternal(db, p.orgId, rows);
   if (countCap === null) return { rows: listed, total: null };
   let n: number;
@@ -206,15 +206,21 @@ const visibleMeetingStatement = shaped<[Principal, string]>()(
 );
 
 /**
- * One meeting if the caller may see it, with whether the caller attended it and its participants
- * by id (get_meeting_transcript): one statement on PostgreSQL (inlinesParticipants).
+ * One meeting if the caller may see it, with whether the caller attended it, and `roster()`, its
+ * participants by id (get_meeting_transcript): gathered by the same statement on PostgreSQL
+ * (inlinesParticipants), read only when asked for elsewhere, so a refused call reads none.
  */
-export async function findVisibleMeeting(db: Kysely<Database>, p: Principal, id: string): Promise<{ meeting: TranscriptMeetingRow; roster: ParticipantsTable[] } | undefined> {
+export async function findVisibleMeeting(
+  db: Kysely<Database>,
+  p: Principal,
+  id: string,
+): Promise<{ meeting: TranscriptMeetingRow; roster: () => Promise<ParticipantsTable[]> } | undefined> {
   const [row] = await visibleMeetingStatement.execute(db, p, id);
   if (!row) return undefined;
-  if (!('roster_json' in row)) return { meeting: row, roster: await participantsOf(db, row.org_id, [row.id]) };
+  if (!('roster_json' in row)) return { meeting: row, roster: () => participantsOf(db, row.org_id, [row.id]) };
   const { roster_json, ...meeting } = row;
-  return { meeting, roster: rosterFromJson(roster_json, row.org_id, row.id) };
+  const roster = rosterFromJson(roster_json, row.org_id, row.id);
+  return { meeting, roster: async () => roster };
 }
 
 /** One meeting if the caller may see it, in one query with its owner and account (get_meeting). */
