@@ -314,8 +314,8 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
-    it('should leave an upgraded database with planner statistics for the passages’ new columns and title/heading index', async () => {
-      if (dialect !== 'postgres') return; // FTS5 keeps no planner statistics
+    // FTS5 keeps no planner statistics: a PostgreSQL case only (it would pass vacuously on SQLite).
+    if (dialect === 'postgres') it('should leave an upgraded database with planner statistics for the passages’ new columns and title/heading index', async () => {
       const notes = Array.from({ length: 30 }, (_, i) => doc(`stat${i}`, `# Heading ${i}\n\nThe stork policy, part ${i}.`));
       await indexedBefore('0009-passage-head-index', notes, async (upgraded) => {
         const stats = await sql<{ tablename: string; attname: string }>`select tablename, attname from pg_stats where tablename in ('document_chunks', 'document_chunks_head_gin')`.execute(upgraded.db);
