@@ -28,7 +28,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   }
   const limits = createLimits(config.redisUrl, logger);
   const ctx: AppContext = { config, store, limits, logger };
-  const app = createApp(ctx);
+  const app = await createApp(ctx);
   // Abandoned clients, expired codes, pending requests, grace responses, sessions and sign-in attempts; the timer is unref'd.
   const stopOAuthJobs = startOAuthJobs(ctx);
 

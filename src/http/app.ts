@@ -11,7 +11,7 @@ import { mcpRoutes } from '../mcp/index.ts';
 import { conformanceRoutes } from '../mcp/test-mode/routes.ts';
 import { hostRouting, siteNotFound, siteRoutes } from '../site/index.ts';
 
-export function createApp(ctx: AppContext): Hono<AppEnv> {
+export async function createApp(ctx: AppContext): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use(requestId(ctx.logger));
   app.use(clientAddressMiddleware(ctx.config.trustedProxies));
@@ -23,7 +23,7 @@ export function createApp(ctx: AppContext): Hono<AppEnv> {
 
   app.route('/', healthRoutes(ctx));
   const identity = createBrowserIdentity(ctx);
-  app.route('/', identityRoutes(ctx, identity));
+  app.route('/', await identityRoutes(ctx, identity));
   app.route('/', oauthRoutes(ctx, identity));
   app.route('/', mcpRoutes(ctx, createTokenVerifier(ctx)));
   if (ctx.config.conformanceMode) app.route('/', conformanceRoutes(ctx));

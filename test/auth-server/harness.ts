@@ -44,7 +44,7 @@ export async function startHarness(dialect: Dialect = 'sqlite', env: Record<stri
     ...env,
   });
   const ctx: AppContext = { config, store, limits: memoryLimits(), logger: pino({ level: 'silent' }) };
-  const app = createApp(ctx);
+  const app = await createApp(ctx);
   return {
     ctx,
     databaseUrl: database.url,

@@ -63,7 +63,7 @@ describe('http errors and readiness under failure', () => {
   });
 
   it('should answer an unexpected failure with a JSON 500 that hides the cause', async () => {
-    const app = createApp(service.ctx);
+    const app = await createApp(service.ctx);
     app.get('/api/boom', () => {
       throw new Error('secret database detail');
     });
@@ -77,7 +77,7 @@ describe('http errors and readiness under failure', () => {
   });
 
   it('should send HSTS when BASE_URL is https', async () => {
-    const app = createApp({ ...service.ctx, config: { ...service.ctx.config, baseUrl: 'https://agents.example.com' } });
+    const app = await createApp({ ...service.ctx, config: { ...service.ctx.config, baseUrl: 'https://agents.example.com' } });
     const res = await app.request('/healthz');
     assert.match(res.headers.get('strict-transport-security') ?? '', /max-age=\d+/);
   });

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
 import { freePort } from '../support/service.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
+const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
 
 function start(args: string[], env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, args, { env: childEnv(env) });
@@ -68,6 +69,28 @@ describe('the service process', () => {
       } finally {
         proc.child.kill('SIGKILL');
         await database.drop();
+      }
+    });
+  }
+
+  // Production never runs the demo identity provider; its packages (oidc-provider, Koa) cost
+  // ~15 MB of RSS and ~50 ms of start, so they are loaded only when DEMO_IDP is on.
+  for (const demoIdp of ['false', 'true'] as const) {
+    it(`should ${demoIdp === 'true' ? '' : 'not '}load oidc-provider when DEMO_IDP=${demoIdp}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
+      const port = await freePort();
+      const record = join(dir, 'packages.txt');
+      const env = { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, DEMO_IDP: demoIdp, RECORD_PACKAGES_TO: record };
+      const proc = start(['--import', RECORD_PACKAGES, MAIN, 'serve'], env);
+      try {
+        assert.equal((await waitFor(`http://127.0.0.1:${port}/readyz`, 20_000)).status, 200);
+        proc.child.kill('SIGTERM');
+        assert.equal(await proc.exited, 0, proc.output());
+        const loaded = readFileSync(record, 'utf8').split('\n');
+        assert.ok(loaded.includes('hono'), `the recorder saw the service's packages: ${loaded.join(' ')}`);
+        for (const name of ['oidc-provider', 'koa']) assert.equal(loaded.includes(name), demoIdp === 'true', `${name} loaded: ${loaded.join(' ')}`);
+      } finally {
+        proc.child.kill('SIGKILL');
       }
     });
   }

@@ -134,7 +134,7 @@ describe('HSTS when BASE_URL is https (AS-73)', () => {
   after(() => service?.close());
 
   it('sends Strict-Transport-Security on pages, OAuth and MCP answers alike', async () => {
-    const app = createApp(service.ctx);
+    const app = await createApp(service.ctx);
     for (const [path, method] of [['/', 'GET'], ['/signin', 'GET'], ['/oauth/authorize', 'GET'], ['/oauth/token', 'POST'], ['/mcp', 'POST'], ['/.well-known/oauth-authorization-server', 'GET'], ['/nope', 'GET']] as const) {
       const res = await app.request(`https://agents.example.test${path}`, { method });
       assert.match(res.headers.get('strict-transport-security') ?? '', /max-age=\d{7,}/, `${method} ${path}`);

@@ -154,8 +154,7 @@ describe('every public agent-API route of the app is documented', () => {
     const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Document;
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)));
     const mounted = new Set(
-      createApp(service.ctx)
-        .routes.filter((r) => !['ALL', 'OPTIONS'].includes(r.method))
+      (await createApp(service.ctx)).routes.filter((r) => !['ALL', 'OPTIONS'].includes(r.method))
         .map((r) => `${r.method} ${r.path}`)
         .filter((route) => / \/(oauth|mcp)(\/|$)| \/\.well-known\/oauth-/.test(route))
         .filter((route) => !SITE_DOCUMENTS.includes(route.split(' ')[1]!)),
