@@ -112,13 +112,17 @@ export async function indexDocuments(
   // so a document repeated in a later batch replaces the earlier version.
   let inflight: Promise<void> | null = null;
   const pipelined = store.capabilities.parallelWriters;
+  // A bulk write, not a request: on PostgreSQL its batches run on the maintenance connection,
+  // without the request path's 10 s query timeout, which a batch could exceed while it waits for
+  // another import's organization lock (below) or writes large documents.
+  const db = store.maintenanceDb();
   const flush = async () => {
     if (batch.length === 0) return;
     // The same id twice in one batch: the later version wins (as it would across batches).
     const current = [...new Map(batch.map((p) => [`${p.doc.orgId}\u0000${p.doc.id}`, p])).values()];
     batch = [];
     if (inflight) await inflight;
-    const write = store.db
+    const write = db
       .transaction()
       .execute((trx) => writeBatch(trx, current))
       .then((chunks) => {

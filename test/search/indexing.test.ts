@@ -22,7 +22,7 @@ import { Migrator } from 'kysely/migration';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
-import { createTestDatabase, dialectsUnderTest, openTestStore } from '../support/databases.ts';
+import { createTestDatabase, dialectsUnderTest, openTestStore, type TestDatabase } from '../support/databases.ts';
 
 const words = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i % 50}`).join(' ');
 const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
@@ -112,6 +112,7 @@ describe('planRetrieval', () => {
 for (const dialect of dialectsUnderTest()) {
   describe(`document index (${dialect})`, () => {
     let store: Store;
+    let database: TestDatabase;
     let cleanup: () => Promise<void>;
     let orgId: string;
     const doc = (id: string, body: string, extra: Record<string, unknown> = {}) => ({
@@ -149,7 +150,7 @@ for (const dialect of dialectsUnderTest()) {
     };
 
     before(async () => {
-      ({ store, cleanup } = await openTestStore(dialect));
+      ({ store, database, cleanup } = await openTestStore(dialect));
       orgId = (await createOrganization(store.db, { name: 'Index Co', domains: ['index.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
       // The oldest passages of the organization, for the last tests: thousands are indexed after them.
       await indexDocuments(store, [
@@ -298,20 +299,51 @@ for (const dialect of dialectsUnderTest()) {
       // Their triggers update the organization's totals rows (one per visibility, team and source)
       // in the order of their documents: here different orders, in many small batches at once.
       // Without the per-organization lock one round deadlocked in about 3 of 5 runs: three rounds.
+      // On PostgreSQL each import has a store of its own, as separate processes would: within one
+      // process imports share the maintenance connection and take turns anyway. (On SQLite, where a
+      // second connection in this process would wait synchronously for the first, one store: the
+      // counts are checked, the lock is PostgreSQL's.)
+      const importers = dialect === 'postgres' ? [openStore(database.config), openStore(database.config), openStore(database.config)] : [store, store, store];
+      if (dialect === 'postgres') after(() => Promise.all(importers.map((s) => s.close())));
       const kinds = [{}, { visibility: 'team', teamId: 'team_a' }, { source: 'google_drive' }, { visibility: 'team', teamId: 'team_b', source: 'onedrive' }];
       for (let round = 0; round < 3; round++) {
         const org = (await createOrganization(store.db, { name: `Busy Co ${round}`, domains: [`busy${round}.example`], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
         const batch = (tag: string, order: number[]) =>
           Array.from({ length: 120 }, (_, i) => ({ ...doc(`${tag}${i}`, `# Part\n\nBusy import ${tag} ${i}.`, kinds[order[i % order.length]!]), orgId: org }));
         const imports = await Promise.allSettled([
-          indexDocuments(store, batch('east', [0, 1, 2, 3]), { batchSize: 8 }),
-          indexDocuments(store, batch('west', [3, 2, 1, 0]), { batchSize: 8 }),
-          indexDocuments(store, batch('north', [2, 0, 3, 1]), { batchSize: 8 }),
+          indexDocuments(importers[0]!, batch('east', [0, 1, 2, 3]), { batchSize: 8 }),
+          indexDocuments(importers[1]!, batch('west', [3, 2, 1, 0]), { batchSize: 8 }),
+          indexDocuments(importers[2]!, batch('north', [2, 0, 3, 1]), { batchSize: 8 }),
         ]);
         assert.deepEqual(imports.map((r) => (r.status === 'rejected' ? String(r.reason) : r.status)), ['fulfilled', 'fulfilled', 'fulfilled'], `round ${round}`);
         const counted = await store.db.selectFrom('document_totals').select((eb) => eb.fn.sum<number>('documents').as('n')).where('org_id', '=', org).executeTakeFirstOrThrow();
         assert.equal(Number(counted.n), 360);
       }
+    });
+
+    // SQLite has one writer and no such lock: a PostgreSQL case only.
+    if (dialect === 'postgres') it('should let an import wait for another import of its organization longer than a request query may take', async () => {
+      // The other import's batch is simulated by holding the organization's lock for 10.5 s: past
+      // the request pool's 10 s query timeout, which used to cut the waiting batch off.
+      const org = (await createOrganization(store.db, { name: 'Patient Co', domains: ['patient.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } })).id;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const holder = store.db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:${org}`}, 0))`.execute(trx);
+        locked();
+        await held;
+      });
+      await lockTaken;
+      const waiting = indexDocuments(store, [{ ...doc('patient1', '# Wait\n\nA patient import.'), orgId: org }]);
+      const outcome = Promise.allSettled([waiting]);
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      release();
+      await holder;
+      const [result] = await outcome;
+      assert.equal(result!.status, 'fulfilled', result!.status === 'rejected' ? String(result!.reason) : '');
+      assert.equal(await passagesOf(org), 1);
     });
 
     // FTS5 keeps no planner statistics: a PostgreSQL case only (it would pass vacuously on SQLite).
