@@ -325,6 +325,24 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
+    it('should count documents indexed before the totals existed (the migration fills them)', async () => {
+      await indexedBefore('0005-documents', [doc('b1', '# A\n\nOne.\n\n# B\n\nTwo.'), doc('b2', 'Three.', { visibility: 'team', teamId: 'team_x' })], async (upgraded, org) => {
+        const rows = await upgraded.db.selectFrom('document_totals').select(['visibility', 'team_id', 'documents']).where('org_id', '=', org).orderBy('visibility').execute();
+        assert.deepEqual(rows.map((r) => [r.visibility, r.team_id, Number(r.documents)]), [['org', '', 1], ['team', 'team_x', 1]]);
+      });
+    });
+
+    it('should search passages indexed before they carried their document’s columns (the migration fills them)', async () => {
+      const lynx = [doc('e1', '# Lynx\n\nThe lynx policy applies to everyone.'), doc('e2', '# Lynx\n\nThe lynx bonus is for the team.', { visibility: 'team', teamId: 'team_x', source: 'highspot' })];
+      await indexedBefore('0006-document-totals', lynx, async (upgraded, org) => {
+        const found = async (teamIds: string[], sources?: ('upload' | 'highspot')[]) =>
+          (await documentIndex(upgraded).search({ orgId: org, teamIds, ...(sources ? { sources } : {}) }, [[['lynx']]], 10)).map((h) => h.documentId).sort();
+        assert.deepEqual(await found([]), ['e1']);
+        assert.deepEqual(await found(['team_x']), ['e1', 'e2']);
+        assert.deepEqual(await found(['team_x'], ['highspot']), ['e2']);
+      });
+    });
+
     // SQLite has one writer and no such lock: a PostgreSQL case only.
     if (dialect === 'postgres') it('should let an import wait for another import of its organization longer than a request query may take', async () => {
       // The other import's batch is simulated by holding the organization's lock for 10.5 s: past
