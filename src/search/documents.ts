@@ -107,15 +107,15 @@ export async function indexDocuments(
   const total: IndexResult = { documents: 0, chunks: 0 };
   const ids: string[] = [];
   let batch: Prepared[] = [];
-  // With a pool (PostgreSQL) one batch is written while the next is prepared (parsing and
-  // chunking here, text search parsing in the database). Batches still commit one after another,
-  // so a document repeated in a later batch replaces the earlier version.
-  let inflight: Promise<void> | null = null;
-  const pipelined = store.capabilities.parallelWriters;
   // A bulk write, not a request: on PostgreSQL its batches run on the maintenance connection,
   // without the request path's 10 s query timeout, which a batch could exceed while it waits for
-  // another import's organization lock (below) or writes large documents.
+  // another import's organization lock (lockOrganizations) or writes large documents. There one
+  // batch is written while the next is prepared (parsing and chunking here, text search parsing in
+  // the database); batches still commit one after another, so a document repeated in a later batch
+  // replaces the earlier version.
   const db = store.maintenanceDb();
+  const pipelined = store.capabilities.parallelWriters;
+  let inflight: Promise<void> | null = null;
   const flush = async () => {
     if (batch.length === 0) return;
     // The same id twice in one batch: the later version wins (as it would across batches).
