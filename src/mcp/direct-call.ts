@@ -32,6 +32,44 @@ function acceptsBoth(accept: string | null): boolean {
 }
 
 /**
+ * The modern revisions whose results directResponseJson writes. A later revision the SDK classifies
+ * as modern (any date from 2026-07-28 on) is the SDK's to accept or refuse (it answers 400 today).
+ */
+const DIRECT_MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
+
+type Route = { kind: string; revision?: string | undefined };
+
+/**
+ * The SDK's era classification is a pure function of the headers and the message, and most of its
+ * cost is zod checks of the whole message (~30 µs a call under load, most of it building the
+ * issues of the checks that fail). A plain tools/call reaches it only with the keys below, and of
+ * those it reads the headers, the method, the id's type and `_meta` (its schemas are loose about
+ * everything else in params), so its answer is remembered by exactly those. Bounded: `_meta` is
+ * the client's to vary.
+ */
+const routes = new Map<string, Route>();
+const MAX_ROUTES = 256;
+const PLAIN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PLAIN_PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
+const onlyKeys = (o: Plain, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
+
+function classify(body: Plain, params: Plain, versionHeader: string | undefined, methodHeader: string | undefined, nameHeader: string | undefined): Route {
+  const run = (): Route => {
+    const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body } as Parameters<typeof classifyInboundRequest>[0]);
+    return { kind: route.kind, revision: (route as { classification?: { revision?: string } }).classification?.revision };
+  };
+  if (!onlyKeys(body, PLAIN_MESSAGE_KEYS) || !onlyKeys(params, PLAIN_PARAMS_KEYS)) return run();
+  const key = JSON.stringify([versionHeader ?? null, methodHeader ?? null, nameHeader ?? null, body.method, typeof body.id, params.name, params._meta ?? null]);
+  let route = routes.get(key);
+  if (!route) {
+    route = run();
+    if (routes.size >= MAX_ROUTES) routes.delete(routes.keys().next().value as string);
+    routes.set(key, route);
+  }
+  return route;
+}
+
+/**
  * The tools/call to answer directly, or undefined when the SDK must see the message. Only the
  * plain case qualifies: a JSON body holding one request with a string or integer id, a known
  * tool, arguments absent or an object, and headers that agree with the body.
@@ -52,11 +90,11 @@ export function directToolCall(headers: Headers, body: unknown, tools: ReadonlyM
   const versionHeader = trimmed(headers.get('mcp-protocol-version'));
   const methodHeader = trimmed(headers.get('mcp-method'));
   const nameHeader = trimmed(headers.get('mcp-name'));
-  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body } as Parameters<typeof classifyInboundRequest>[0]);
+  const route = classify(body, params, versionHeader, methodHeader, nameHeader);
   if (route.kind === 'modern') {
-    const revision = (route as { classification?: { revision?: string } }).classification?.revision;
+    const revision = route.revision;
     const meta = params._meta as Plain | undefined;
-    if (!revision || versionHeader !== revision || methodHeader !== 'tools/call' || nameHeader !== params.name) return undefined;
+    if (!revision || !DIRECT_MODERN_REVISIONS.includes(revision) || versionHeader !== revision || methodHeader !== 'tools/call' || nameHeader !== params.name) return undefined;
     if (!meta || !isPlain(meta['io.modelcontextprotocol/clientCapabilities'])) return undefined;
     return { era: 'modern', id, tool, args: params.arguments };
   }

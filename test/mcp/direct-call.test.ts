@@ -107,6 +107,9 @@ describe('POST /mcp direct tools/call answers as the SDK does', () => {
     { name: 'Mcp-Method that names another method', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}), headers: { 'mcp-method': 'tools/list' }, direct: false },
     { name: 'no Mcp-Name', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}), headers: { 'mcp-name': null }, direct: false },
     { name: 'a header version unlike the envelope', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}), headers: { 'mcp-protocol-version': '2025-11-25' }, direct: false },
+    // After the plain envelope above was answered directly: the SDK's classification is remembered by the envelope's content, not its keys.
+    { name: 'an envelope whose clientInfo is not an object', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}, 1, { 'io.modelcontextprotocol/clientInfo': 'direct-call-test' }), direct: false },
+    { name: 'an envelope naming another protocol version', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}, 1, { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }), headers: { 'mcp-protocol-version': '2099-01-01' }, direct: false },
     { name: 'a progress token', era: '2026-07-28', body: () => call('2026-07-28', 'get_teams', {}, 3, { progressToken: 'p1' }), direct: false },
     { name: 'an unsupported 2025-era version header', era: '2025-11-25', body: () => call('2025-11-25', 'get_teams', {}), headers: { 'mcp-protocol-version': '2024-01-01' }, direct: false },
     { name: 'no version header (2025-03-26)', era: '2025-11-25', body: () => call('2025-11-25', 'get_teams', {}), headers: { 'mcp-protocol-version': null }, direct: true },
@@ -134,5 +137,14 @@ describe('POST /mcp direct tools/call answers as the SDK does', () => {
       assert.equal(res.headers.get('content-type'), 'application/json');
       assert.ok(res.headers.get('x-request-id'));
     }
+  });
+
+  it('sends a direct answer as UTF-8 with its exact length, multi-byte characters included', async () => {
+    const res = await fetch(request(`${service.baseUrl}/mcp`, token, '2026-07-28', call('2026-07-28', 'list_meetings', { ...WINDOW, limit: 25 })));
+    const bytes = Buffer.from(await res.arrayBuffer());
+    assert.equal(Number(res.headers.get('content-length')), bytes.byteLength);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const meetings = (JSON.parse(text) as { result: { structuredContent: { meetings: { title: string }[] } } }).result.structuredContent.meetings;
+    assert.ok(meetings.some((m) => m.title.includes('—')), 'the demo titles hold em dashes');
   });
 });
