@@ -59,3 +59,18 @@ export function bodySizeLimit(options: { maxSize: number; onError: Parameters<ty
     return declared > options.maxSize ? options.onError(c) : next();
   };
 }
+
+const utf8 = new TextEncoder();
+
+/**
+ * A response body as UTF-8 bytes, encoded once. Handing the Node adapter a string costs two passes
+ * over it (Buffer.byteLength for Content-Length, then the socket's own encoding), and a string
+ * holding any non-Latin-1 character (an em dash in a title) is two-byte, which V8 encodes slowly:
+ * for a 40 KB list page, 116 µs against 50 µs encoded here (measured in process). The buffer is
+ * sized for mostly-ASCII text; anything that does not fit is encoded the ordinary way.
+ */
+export function utf8Body(text: string): Uint8Array<ArrayBuffer> {
+  const buffer = Buffer.allocUnsafe(text.length + (text.length >> 3) + 16);
+  const { read, written } = utf8.encodeInto(text, buffer);
+  return read === text.length ? buffer.subarray(0, written) : Buffer.from(text, 'utf8');
+}
