@@ -23,8 +23,12 @@ export type ToolAnnotations = {
   openWorldHint: false;
 };
 
-/** What a handler returns: the structured result, and the text block (JSON of it unless given). */
-export type ToolOutput<O> = { structured: O; text?: string };
+/**
+ * What a handler returns: the structured result, and the text block (JSON of it unless given).
+ * `json`, when the handler already has it (a list page, format/common.ts listPage), is
+ * JSON.stringify(structured), so runTool need not serialize the result again.
+ */
+export type ToolOutput<O> = { structured: O; text?: string; json?: string };
 
 export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
   name: string;

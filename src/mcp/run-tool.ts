@@ -2,6 +2,7 @@
 // names it), run the handler, check the result against the output schema, and turn every failure
 // into a safe isError result. Database errors and stack traces stop here.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition } from './define-tool.ts';
 import { InvalidArgument, ToolError, toolErrorResult, Unavailable } from './errors.ts';
@@ -47,6 +48,26 @@ function controlCharacterPath(value: unknown, path: string[] = []): string[] | u
   return undefined;
 }
 
+/**
+ * Under the test runner, a handler that gives its result's JSON (ToolOutput.json) must give an
+ * object the output schema passes unchanged (no key the schema would strip) and exactly the JSON
+ * JSON.stringify makes of it: otherwise the text block and structuredContent could disagree with
+ * what the schema promises, and the tests fail instead.
+ */
+const VERIFY_RESULTS = process.env.NODE_TEST_CONTEXT !== undefined || process.env.AGENT_ACCESS_VERIFY_RESULTS === '1';
+
+function verifyPresetJson(tool: string, structured: unknown, checked: unknown, json: string): void {
+  if (!isDeepStrictEqual(structured, checked)) throw new Error(`${tool}: its result holds something its output schema strips or changes`);
+  if (json !== JSON.stringify(structured)) throw new Error(`${tool}: the JSON it gives is not the JSON of its result`);
+}
+
+/** The result whose text block is the JSON of its structuredContent, with that JSON kept for the response writer. */
+function jsonResult(structured: Record<string, unknown>, json: string): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: structured };
+  Object.defineProperty(result, STRUCTURED_JSON, { value: json });
+  return result;
+}
+
 export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolContext, log?: ToolLog): Promise<CallToolResult> {
   try {
     const badPath = controlCharacterPath(rawArgs);
@@ -64,12 +85,15 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolC
       log?.error({ tool: tool.name, issues: checked.error.issues.slice(0, 3) }, 'tool output does not match its outputSchema');
       throw new Unavailable(`${tool.name} could not build a valid result.`, 'This is a server defect; retrying will not help. Try other arguments or another tool.', false);
     }
+    if (output.json !== undefined) {
+      // A list page with its JSON made once (format/common.ts listPage): what is sent is the
+      // handler's object, which the schema has just passed, and that JSON.
+      if (VERIFY_RESULTS) verifyPresetJson(tool.name, output.structured, checked.data, output.json);
+      return jsonResult(output.structured as Record<string, unknown>, output.json);
+    }
     const structured = checked.data as Record<string, unknown>;
     if (output.text !== undefined) return { content: [{ type: 'text', text: output.text }], structuredContent: structured };
-    const json = JSON.stringify(structured);
-    const result: CallToolResult = { content: [{ type: 'text', text: json }], structuredContent: structured };
-    Object.defineProperty(result, STRUCTURED_JSON, { value: json });
-    return result;
+    return jsonResult(structured, JSON.stringify(structured));
   } catch (error) {
     if (error instanceof ToolError) return toolErrorResult(error);
     log?.error({ tool: tool.name, err: error }, 'tool failed');

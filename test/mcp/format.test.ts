@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fitItems, iso } from '../../src/mcp/format/common.ts';
+import { fitItems, iso, listPage } from '../../src/mcp/format/common.ts';
 
 describe('iso', () => {
   it('writes what Date#toISOString writes, for every millisecond of years 1970–9999 and the edges', () => {
@@ -24,19 +24,39 @@ describe('fitItems', () => {
   const sizes = items.map((item) => JSON.stringify(item).length + 1);
   const upTo = (n: number) => sizes.slice(0, n).reduce((a, b) => a + b, 0);
 
+  const fit = (list: typeof items, budget: number) => {
+    const result = fitItems(list, budget);
+    // The JSON it hands on is always the JSON of what it kept.
+    assert.equal(result.json, JSON.stringify(result.kept));
+    return result;
+  };
+
   it('keeps the whole page when it fits exactly, and cuts one item short of it', () => {
-    assert.deepEqual(fitItems(items, upTo(10)), { kept: items, cut: false });
-    const short = fitItems(items, upTo(10) - 1);
+    assert.deepEqual(fit(items, upTo(10)), { kept: items, cut: false, json: JSON.stringify(items) });
+    const short = fit(items, upTo(10) - 1);
     assert.equal(short.cut, true);
     assert.equal(short.kept.length, 9);
   });
 
   it('keeps the longest prefix within the budget, and always at least one item', () => {
     for (let n = 1; n < 10; n++) {
-      assert.equal(fitItems(items, upTo(n)).kept.length, n);
-      assert.equal(fitItems(items, upTo(n + 1) - 1).kept.length, n);
+      assert.equal(fit(items, upTo(n)).kept.length, n);
+      assert.equal(fit(items, upTo(n + 1) - 1).kept.length, n);
     }
-    assert.deepEqual(fitItems(items, 1), { kept: [items[0]], cut: true });
-    assert.deepEqual(fitItems([], 0), { kept: [], cut: false });
+    assert.deepEqual(fit(items, 1), { kept: [items[0]], cut: true, json: JSON.stringify([items[0]]) });
+    assert.deepEqual(fit([], 0), { kept: [], cut: false, json: '[]' });
+  });
+});
+
+describe('listPage', () => {
+  it('makes the JSON JSON.stringify makes of the page, with and without other fields', () => {
+    const items = [{ id: 'a', title: 'Kickoff — "Acme"' }, { id: 'b', title: 'x\ny' }];
+    for (const rest of [{}, { next_cursor: null, has_more: false, total: 2, filters: { q: 'a"b' }, scope: { role: 'admin' } }]) {
+      for (const kept of [items, items.slice(0, 1), []]) {
+        const page = listPage('meetings', { kept, json: JSON.stringify(kept) }, rest);
+        assert.deepEqual(page.structured, { meetings: kept, ...rest });
+        assert.equal(page.json, JSON.stringify(page.structured));
+      }
+    }
   });
 });

@@ -1,9 +1,13 @@
 // The one boundary every tool call passes: control characters in any argument are the caller's
-// mistake (invalid_argument, not retryable), on both dialects — PostgreSQL refuses NUL in text.
+// mistake (invalid_argument, not retryable), on both dialects — PostgreSQL refuses NUL in text;
+// and a result given with its JSON is checked against its object.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../support/databases.ts';
+import { z } from 'zod';
 import { errorCode, seededStore, type Seeded } from './support.ts';
+import { runTool } from '../../src/mcp/run-tool.ts';
+import { defineTool, readOnly, type ToolContext } from '../../src/mcp/define-tool.ts';
 
 const MEMBER = 'mia.member@northwind.example';
 
@@ -36,3 +40,30 @@ for (const dialect of dialectsUnderTest()) {
     });
   });
 }
+
+describe('tool call boundary: a result given with its JSON (list pages)', () => {
+  const outputSchema = z.object({ items: z.array(z.object({ id: z.string() })), has_more: z.boolean() });
+  const toolGiving = (structured: unknown, json: string) =>
+    defineTool({ name: 'preset_json', title: 'Preset JSON', description: 'test', inputSchema: z.strictObject({}), outputSchema, annotations: readOnly('Preset JSON'), handler: async () => ({ structured: structured as z.input<typeof outputSchema>, json }) });
+  const ctx = {} as ToolContext;
+
+  it('sends the JSON as the text block, with the object as structuredContent', async () => {
+    const structured = { items: [{ id: 'a' }], has_more: false };
+    const result = await runTool(toolGiving(structured, JSON.stringify(structured)), {}, ctx);
+    assert.notEqual(result.isError, true);
+    assert.deepEqual(result.content, [{ type: 'text', text: JSON.stringify(structured) }]);
+    assert.deepEqual(result.structuredContent, structured);
+  });
+
+  // Under the test runner (as here) a handler whose JSON or object is off fails loudly, as a server defect.
+  it('fails a result whose JSON is not the JSON of its object', async () => {
+    const result = await runTool(toolGiving({ items: [{ id: 'a' }], has_more: false }, '{"items":[],"has_more":false}'), {}, ctx);
+    assert.equal(errorCode(result), 'unavailable');
+  });
+
+  it('fails a result holding a key its output schema would strip', async () => {
+    const structured = { items: [{ id: 'a', secret: 'internal' }], has_more: false };
+    const result = await runTool(toolGiving(structured, JSON.stringify(structured)), {}, ctx);
+    assert.equal(errorCode(result), 'unavailable');
+  });
+});

@@ -65,19 +65,38 @@ export const pageFields = {
   has_more: z.boolean(),
 };
 
-/** Keeps the longest prefix of items whose JSON fits the character budget (at least one item). */
-export function fitItems<T>(items: T[], budgetChars: number): { kept: T[]; cut: boolean } {
+/**
+ * Keeps the longest prefix of items whose JSON fits the character budget (at least one item), with
+ * the JSON of what it kept: measuring the page is serializing it, so listPage reuses that string.
+ */
+export function fitItems<T>(items: T[], budgetChars: number): { kept: T[]; cut: boolean; json: string } {
   // Usually the whole page fits: one serialization tells (its length is the sum below, plus one).
-  if (items.length === 0 || JSON.stringify(items).length - 1 <= budgetChars) return { kept: items, cut: false };
+  const whole = JSON.stringify(items);
+  if (items.length === 0 || whole.length - 1 <= budgetChars) return { kept: items, cut: false, json: whole };
   let used = 0;
   const kept: T[] = [];
+  const parts: string[] = [];
   for (const item of items) {
-    const size = JSON.stringify(item).length + 1;
-    if (kept.length > 0 && used + size > budgetChars) return { kept, cut: true };
+    const json = JSON.stringify(item);
+    const size = json.length + 1;
+    if (kept.length > 0 && used + size > budgetChars) return { kept, cut: true, json: `[${parts.join(',')}]` };
     used += size;
     kept.push(item);
+    parts.push(json);
   }
-  return { kept, cut: false };
+  return { kept, cut: false, json: whole };
+}
+
+/**
+ * A list tool's output, `{ [key]: items, ...rest }`, with its JSON made from the items' JSON as
+ * fitItems made it: the page is serialized once, not again by runTool (a 20 KB list_meetings page
+ * took ~40 µs a time). The string is the one JSON.stringify makes of `structured`; runTool checks
+ * that under the test runner.
+ */
+export function listPage<K extends string, T, R extends Record<string, unknown>>(key: K, page: { kept: T[]; json: string }, rest: R): { structured: Record<K, T[]> & R; json: string } {
+  const tail = JSON.stringify(rest);
+  const structured = { [key]: page.kept, ...rest } as Record<K, T[]> & R;
+  return { structured, json: `{${JSON.stringify(key)}:${page.json}${tail === '{}' ? '}' : `,${tail.slice(1)}`}` };
 }
 
 /** Budget of the items of one list page: ~8,000 tokens at the default limit, never near 20,000. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgParam, teamIdParam } from '../params.ts';
 import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
-import { fitItems, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
+import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
 import { countDeals, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
 import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
@@ -93,17 +93,14 @@ export const getDealsTool = defineTool({
         qualification_percent: percent.get(d.id) ?? null,
       };
     });
-    const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    return {
-      structured: {
-        deals: kept,
-        ...pageOf(binding, rows, limit, kept.length, (d) => [sort.startsWith('amount') ? d.amount : d.close_date, d.id]),
-        total,
-        truncated: cut,
-        qualification_note: choice.kind === 'ambiguous' ? ambiguityNote(choice.candidates, 'qualification_percent') : null,
-        filters: { status: args.status, sort, owner: args.owner ?? null, search: args.search ?? null },
-        scope: scopeOf(ctx),
-      },
-    };
+    const fitted = fitItems(items, LIST_BUDGET_CHARS);
+    return listPage('deals', fitted, {
+      ...pageOf(binding, rows, limit, fitted.kept.length, (d) => [sort.startsWith('amount') ? d.amount : d.close_date, d.id]),
+      total,
+      truncated: fitted.cut,
+      qualification_note: choice.kind === 'ambiguous' ? ambiguityNote(choice.candidates, 'qualification_percent') : null,
+      filters: { status: args.status, sort, owner: args.owner ?? null, search: args.search ?? null },
+      scope: scopeOf(ctx),
+    });
   },
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam } from '../params.ts';
 import { cursorBinding, decodePosition, pageOf, TextIdPosition } from '../cursor.ts';
-import { fitItems, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
+import { fitItems, listPage, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { agentItem, AgentItemSchema } from '../format/agents.ts';
 import { listAgents } from '../../store/sales/agents.ts';
 
@@ -30,9 +30,7 @@ export const listAgentsTool = defineTool({
     const binding = cursorBinding(ctx, 'list_agents', query);
     const after = cursor ? decodePosition(binding, cursor, TextIdPosition) : null;
     const rows = await listAgents(ctx.store.db, ctx.principal, query, after, limit + 1);
-    const { kept, cut } = fitItems(rows.slice(0, limit).map(agentItem), LIST_BUDGET_CHARS);
-    return {
-      structured: { agents: kept, ...pageOf(binding, rows, limit, kept.length, (a) => [a.name, a.id]), truncated: cut, scope: scopeOf(ctx) },
-    };
+    const fitted = fitItems(rows.slice(0, limit).map(agentItem), LIST_BUDGET_CHARS);
+    return listPage('agents', fitted, { ...pageOf(binding, rows, limit, fitted.kept.length, (a) => [a.name, a.id]), truncated: fitted.cut, scope: scopeOf(ctx) });
   },
 });

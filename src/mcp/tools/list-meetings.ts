@@ -4,7 +4,7 @@ import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgParam, teamIdParam } from '../params.ts';
 import { RANGE_PRESETS, resolveWindow, timeParam } from '../time.ts';
 import { cursorBinding, decodePosition, pageOf, TimeIdPosition } from '../cursor.ts';
-import { fitItems, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
+import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { MeetingItemSchema, meetingItems } from '../format/meetings.ts';
 import { listMeetings, type MeetingFilters } from '../../store/sales/meetings.ts';
 import { accountIdsByDomain } from '../../store/sales/lookups.ts';
@@ -67,29 +67,26 @@ export const listMeetingsTool = defineTool({
     const after = cursor ? decodePosition(binding, cursor, TimeIdPosition) : null;
     // The page with its participants and, on a first page, the capped total (one statement on PostgreSQL).
     const { rows, total } = await listMeetings(db, ctx.principal, filters, order, after, limit + 1, cursor ? null : TOTAL_CAP);
-    const { kept, cut } = fitItems(meetingItems(ctx, rows.slice(0, limit)), LIST_BUDGET_CHARS);
-    return {
-      structured: {
-        meetings: kept,
-        ...pageOf(binding, rows, limit, kept.length, (m) => [m.start_at, m.id]),
-        total,
-        truncated: cut,
-        filters: {
-          start: iso(window.from),
-          end: iso(window.to),
-          window: window.source,
-          owner: args.owner ?? null,
-          prospect_org: args.prospect_org ? normalizeProspectOrg(args.prospect_org) : null,
-          deal_id: args.deal_id ?? null,
-          team_id: args.team_id ?? null,
-          status: args.status ?? null,
-          meeting_type: args.meeting_type,
-          has_transcript: args.has_transcript ?? null,
-          q: args.q ?? null,
-          sort: args.sort,
-        },
-        scope: scopeOf(ctx),
+    const fitted = fitItems(meetingItems(ctx, rows.slice(0, limit)), LIST_BUDGET_CHARS);
+    return listPage('meetings', fitted, {
+      ...pageOf(binding, rows, limit, fitted.kept.length, (m) => [m.start_at, m.id]),
+      total,
+      truncated: fitted.cut,
+      filters: {
+        start: iso(window.from),
+        end: iso(window.to),
+        window: window.source,
+        owner: args.owner ?? null,
+        prospect_org: args.prospect_org ? normalizeProspectOrg(args.prospect_org) : null,
+        deal_id: args.deal_id ?? null,
+        team_id: args.team_id ?? null,
+        status: args.status ?? null,
+        meeting_type: args.meeting_type,
+        has_transcript: args.has_transcript ?? null,
+        q: args.q ?? null,
+        sort: args.sort,
       },
-    };
+      scope: scopeOf(ctx),
+    });
   },
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, readOnly } from '../define-tool.ts';
 import { cursorParam, limitParam, ownerParam, teamIdParam } from '../params.ts';
 import { cursorBinding, decodePosition, pageOf, TextIdPosition } from '../cursor.ts';
-import { appLink, estTokens, fitItems, iso, LIST_BUDGET_CHARS, pageFields, PersonSchema, ScopeSchema, scopeOf } from '../format/common.ts';
+import { appLink, estTokens, fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, PersonSchema, ScopeSchema, scopeOf } from '../format/common.ts';
 import { listReports, type ReportFilters } from '../../store/sales/reports.ts';
 import { teamsById, usersById } from '../../store/sales/lookups.ts';
 import { visibleAgentNames } from '../../store/sales/agents.ts';
@@ -85,7 +85,7 @@ export const listReportsTool = defineTool({
         url: appLink(ctx, 'reports', r.id),
       };
     });
-    const { kept, cut } = fitItems(items, LIST_BUDGET_CHARS);
-    return { structured: { reports: kept, ...pageOf(binding, rows, limit, kept.length, (r) => [r.period_end, r.id]), truncated: cut, scope: scopeOf(ctx) } };
+    const fitted = fitItems(items, LIST_BUDGET_CHARS);
+    return listPage('reports', fitted, { ...pageOf(binding, rows, limit, fitted.kept.length, (r) => [r.period_end, r.id]), truncated: fitted.cut, scope: scopeOf(ctx) });
   },
 });
