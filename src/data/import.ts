@@ -104,7 +104,14 @@ async function refreshTranscriptCounters(trx: Transaction<Database>, orgId: stri
   }
 }
 
+/**
+ * Imports the files of `dir` into one organization. Writes go through the store's maintenance
+ * connection, as document imports do: a file is one transaction of bulk upserts, and on PostgreSQL
+ * a statement waiting for rows another writer holds must not be cut off by the request pool's
+ * 10 s query timeout.
+ */
 export async function importDirectory(store: Store, orgId: string, dir: string): Promise<FileReport[]> {
+  const db = store.maintenanceDb();
   const reports: FileReport[] = [];
   for (const type of IMPORT_ORDER) {
     const file = join(dir, `${type}.ndjson`);
@@ -114,7 +121,7 @@ export async function importDirectory(store: Store, orgId: string, dir: string):
     }
     const issues: ImportIssue[] = [];
     const parsed = await readRows(file, type, issues);
-    const known = await lookups(store.db, orgId);
+    const known = await lookups(db, orgId);
     const tables: Partial<Record<keyof Database, Record<string, unknown>[]>> = {};
     for (const { line, row } of parsed) {
       const result = toRows(type, row, known);
@@ -125,7 +132,7 @@ export async function importDirectory(store: Store, orgId: string, dir: string):
       reports.push({ file, type, rows: parsed.length, status: 'rejected', issues: issues.slice(0, MAX_ISSUES) });
       continue;
     }
-    await store.db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       if (type === 'reports') {
         const ids = (tables.reports ?? []).map((r) => r.id as string);
         for (let i = 0; i < ids.length; i += BATCH) await trx.deleteFrom('report_sections').where('org_id', '=', orgId).where('report_id', 'in', ids.slice(i, i + BATCH)).execute();

@@ -75,6 +75,31 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(m.owner_id, userId);
     });
 
+    // SQLite has one writer per file, which waits by its busy timeout: a PostgreSQL case only.
+    if (dialect === 'postgres') it('lets a file wait for rows another writer holds longer than a request query may take', async () => {
+      // Another writer holds the imported meeting's row for 10.5 s: past the request pool's 10 s
+      // query timeout, which used to cut the waiting upsert off.
+      await importDirectory(store, orgId, dir);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const holder = store.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('meetings').select('id').where('org_id', '=', orgId).where('id', '=', 'mtg-1').forUpdate().execute();
+        locked();
+        await held;
+      });
+      await lockTaken;
+      const outcome = Promise.allSettled([importDirectory(store, orgId, dir)]);
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      release();
+      await holder;
+      const [result] = await outcome;
+      assert.equal(result!.status, 'fulfilled', result!.status === 'rejected' ? String(result!.reason) : '');
+      const reports = result!.status === 'fulfilled' ? result!.value : [];
+      assert.ok(reports.filter((r) => r.status !== 'absent').every((r) => r.status === 'imported'), JSON.stringify(reports));
+    });
+
     it('makes imported records readable through the tools', async () => {
       const p = await principalFromAuth(store.db, { userId, orgId });
       assert.ok(p.ok);
