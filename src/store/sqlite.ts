@@ -11,21 +11,54 @@ function toSqlite(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+/**
+ * Whether a statement's result columns are fixed by its own text: no `*` in it but count(*)'s.
+ * SQLite re-prepares a cached statement after a schema change, and only a `*` can then bring other
+ * columns back; anything else (a multiplication) merely counts as a `*` here.
+ */
+const fixedColumns = (sql: string) => !sql.replace(/count\(\*\)/gi, '').includes('*');
+
+/**
+ * Rows as ordinary objects, built here from node:sqlite's arrays. node:sqlite's own row objects
+ * have a null prototype and dictionary-mode properties: slow to build and slow to read (a 26-row,
+ * 14-column list page was ~40% faster as arrays turned into objects here). Column names repeat
+ * as node:sqlite's objects do: the later value wins, at the first one's place.
+ */
+function rowsFrom(arrays: unknown[][], names: readonly string[]): Record<string, unknown>[] {
+  const rows = new Array<Record<string, unknown>>(arrays.length);
+  for (let r = 0; r < arrays.length; r++) {
+    const values = arrays[r]!;
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) row[names[c]!] = values[c];
+    rows[r] = row;
+  }
+  return rows;
+}
+
 class Statement implements SqliteStatement {
   readonly reader: boolean;
   readonly #stmt: StatementSync;
-  constructor(stmt: StatementSync) {
+  /** The result column names when they are fixed (fixedColumns): rows are then read as arrays. */
+  readonly #names: string[] | undefined;
+  constructor(stmt: StatementSync, sql: string) {
     this.#stmt = stmt;
-    this.reader = stmt.columns().length > 0;
+    const columns = stmt.columns();
+    this.reader = columns.length > 0;
+    if (this.reader && fixedColumns(sql)) {
+      this.#names = columns.map((c) => c.name);
+      stmt.setReturnArrays(true);
+    }
   }
   all(parameters: ReadonlyArray<unknown>): unknown[] {
-    return this.#stmt.all(...parameters.map(toSqlite));
+    const rows = this.#stmt.all(...parameters.map(toSqlite));
+    return this.#names ? rowsFrom(rows as unknown as unknown[][], this.#names) : rows;
   }
   run(parameters: ReadonlyArray<unknown>) {
     return this.#stmt.run(...parameters.map(toSqlite));
   }
-  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    return this.#stmt.iterate(...parameters.map(toSqlite));
+  *iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    const names = this.#names;
+    for (const row of this.#stmt.iterate(...parameters.map(toSqlite))) yield names ? rowsFrom([row as unknown as unknown[]], names)[0] : row;
   }
 }
 
@@ -62,7 +95,7 @@ export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
       cache.set(sql, hit);
       return hit;
     }
-    const statement = new Statement(prepareSync(sql));
+    const statement = new Statement(prepareSync(sql), sql);
     if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(sql, statement);
     return statement;

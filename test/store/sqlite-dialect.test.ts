@@ -31,3 +31,44 @@ describe('SQLite dialect: literal page sizes', () => {
     assert.equal(page.length, 3);
   });
 });
+
+// Rows of statements with fixed result columns are read as arrays and built into ordinary objects
+// (src/store/sqlite.ts); they must be what node:sqlite's own row objects hold, and a `select *`
+// must still follow a schema change made after its statement was cached.
+describe('SQLite dialect: rows', () => {
+  let store: Store;
+  before(async () => {
+    store = openStore({ kind: 'sqlite', path: ':memory:' });
+    await sql`create table t (a integer, b text, c blob)`.execute(store.db);
+    await sql`insert into t values (1, 'one', x'01'), (2, null, null)`.execute(store.db);
+  });
+  after(() => store.close());
+
+  it('reads the columns a statement names, with nulls, blobs and aliases, as plain objects', async () => {
+    const { rows } = await sql<Record<string, unknown>>`select a, b as label, c, a + 10 as ten, count(*) over () as n from t order by a`.execute(store.db);
+    assert.deepEqual(rows, [
+      { a: 1, label: 'one', c: new Uint8Array([1]), ten: 11, n: 2 },
+      { a: 2, label: null, c: null, ten: 12, n: 2 },
+    ]);
+    assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype);
+  });
+
+  it('keeps the later of two columns with one name, at the first one’s place, as node:sqlite does', async () => {
+    const { rows } = await sql<Record<string, unknown>>`select a as x, b, a + 100 as x from t where a = 1`.execute(store.db);
+    assert.deepEqual(Object.entries(rows[0]!), [['x', 101], ['b', 'one']]);
+  });
+
+  it('follows a column added after a select * was cached, and counts rows with count(*)', async () => {
+    const all = () => sql<Record<string, unknown>>`select * from t where a = 1`.execute(store.db);
+    assert.deepEqual(Object.keys((await all()).rows[0]!), ['a', 'b', 'c']);
+    await sql`alter table t add column d text default 'new'`.execute(store.db);
+    assert.deepEqual({ ...(await all()).rows[0] }, { a: 1, b: 'one', c: new Uint8Array([1]), d: 'new' });
+    assert.deepEqual((await sql<{ n: number }>`select count(*) as n from t`.execute(store.db)).rows, [{ n: 2 }]);
+  });
+
+  it('streams the same rows it returns', async () => {
+    const streamed: unknown[] = [];
+    for await (const row of store.db.selectFrom(sql`t`.as('t')).select(sql<number>`a`.as('a')).orderBy(sql`a`).stream()) streamed.push(row);
+    assert.deepEqual(streamed, [{ a: 1 }, { a: 2 }]);
+  });
+});
