@@ -18,47 +18,53 @@ function toSqlite(value: unknown): SQLInputValue {
  */
 const fixedColumns = (sql: string) => !sql.replace(/count\(\*\)/gi, '').includes('*');
 
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
 /**
  * Rows as ordinary objects, built here from node:sqlite's arrays. node:sqlite's own row objects
- * have a null prototype and dictionary-mode properties: slow to build and slow to read (a 26-row,
- * 14-column list page was ~40% faster as arrays turned into objects here). Column names repeat
- * as node:sqlite's objects do: the later value wins, at the first one's place.
+ * have a null prototype and dictionary-mode properties: slow to build and slow to read. The
+ * builder is an object literal with the names as (JSON-quoted) keys, so every row of a statement
+ * has one shape. Names repeat as in node:sqlite's objects (and in any object literal): the later
+ * value wins, at the first one's place. In process, a list_meetings call took ~25% less time with
+ * this than with node:sqlite's objects, and ~30 µs less than with columns assigned in a loop.
  */
-function rowsFrom(arrays: unknown[][], names: readonly string[]): Record<string, unknown>[] {
+function rowBuilder(names: readonly string[]): RowBuilder {
+  const body = `return {${names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ')}};`;
+  return new Function('v', body) as RowBuilder;
+}
+
+function rowsFrom(arrays: unknown[][], build: RowBuilder): Record<string, unknown>[] {
   const rows = new Array<Record<string, unknown>>(arrays.length);
-  for (let r = 0; r < arrays.length; r++) {
-    const values = arrays[r]!;
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c < names.length; c++) row[names[c]!] = values[c];
-    rows[r] = row;
-  }
+  for (let r = 0; r < arrays.length; r++) rows[r] = build(arrays[r]!);
   return rows;
 }
 
 class Statement implements SqliteStatement {
   readonly reader: boolean;
   readonly #stmt: StatementSync;
-  /** The result column names when they are fixed (fixedColumns): rows are then read as arrays. */
-  readonly #names: string[] | undefined;
+  /** When the result columns are fixed (fixedColumns): rows are read as arrays and built by this. */
+  readonly #build: RowBuilder | undefined;
   constructor(stmt: StatementSync, sql: string) {
     this.#stmt = stmt;
     const columns = stmt.columns();
     this.reader = columns.length > 0;
-    if (this.reader && fixedColumns(sql)) {
-      this.#names = columns.map((c) => c.name);
+    const names = columns.map((c) => c.name);
+    // A column named __proto__ would set an ordinary object's prototype: node:sqlite's rows keep it as a column.
+    if (this.reader && fixedColumns(sql) && !names.includes('__proto__')) {
+      this.#build = rowBuilder(names);
       stmt.setReturnArrays(true);
     }
   }
   all(parameters: ReadonlyArray<unknown>): unknown[] {
     const rows = this.#stmt.all(...parameters.map(toSqlite));
-    return this.#names ? rowsFrom(rows as unknown as unknown[][], this.#names) : rows;
+    return this.#build ? rowsFrom(rows as unknown as unknown[][], this.#build) : rows;
   }
   run(parameters: ReadonlyArray<unknown>) {
     return this.#stmt.run(...parameters.map(toSqlite));
   }
   *iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    const names = this.#names;
-    for (const row of this.#stmt.iterate(...parameters.map(toSqlite))) yield names ? rowsFrom([row as unknown as unknown[]], names)[0] : row;
+    const build = this.#build;
+    for (const row of this.#stmt.iterate(...parameters.map(toSqlite))) yield build ? build(row as unknown as unknown[]) : row;
   }
 }
 

@@ -58,6 +58,11 @@ describe('SQLite dialect: rows', () => {
     assert.deepEqual(Object.entries(rows[0]!), [['x', 101], ['b', 'one']]);
   });
 
+  it('keeps a column named __proto__ as a column, not a prototype', async () => {
+    const { rows } = await sql<Record<string, unknown>>`select b as "__proto__", a from t where a = 1`.execute(store.db);
+    assert.deepEqual(Object.entries(rows[0]!), [['__proto__', 'one'], ['a', 1]]);
+  });
+
   it('follows a column added after a select * was cached, and counts rows with count(*)', async () => {
     const all = () => sql<Record<string, unknown>>`select * from t where a = 1`.execute(store.db);
     assert.deepEqual(Object.keys((await all()).rows[0]!), ['a', 'b', 'c']);
