@@ -27,8 +27,8 @@ export type PreparedStatement<A extends readonly unknown[], R> = {
 };
 
 // One frozen slot per index, made once: a shaped statement binds every value of every call through here.
-const slots: Slot[] = [];
-const placeholder: Placeholder = <T>(index: number) => (slots[index] ??= Object.freeze({ [SLOT]: index })) as unknown as T;
+const frozenSlots: Slot[] = [];
+const placeholder: Placeholder = <T>(index: number) => (frozenSlots[index] ??= Object.freeze({ [SLOT]: index })) as unknown as T;
 
 /**
  * `prepare<[values…]>()(build)`: the value tuple is given, the row type is inferred from the query.
