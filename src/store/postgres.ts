@@ -10,7 +10,12 @@ const INT8_OID = 20;
  * Server-side prepared statements, per connection. Kysely sends every query unnamed, so
  * PostgreSQL parses and plans it on every execution: for the meeting list (two joins) planning
  * took 0.25-1 ms against 0.15 ms of execution. Naming a statement by a hash of its text lets a
- * connection parse it once and, after a few executions, reuse a generic plan. Only plain DML is
+ * connection parse it once and, after five executions, reuse a generic plan where PostgreSQL
+ * estimates it no dearer than the custom ones. It does not for W1's meeting list: its custom plans
+ * memoize the owner and account joins and look cheaper, so it is planned on every execution
+ * (~0.4 ms planning, ~0.5 ms execution; forced generic: ~0.01 ms and ~0.33 ms, same indexes).
+ * Forcing generic plans per connection would also reach the search statements, whose plans depend
+ * on their values (W3 at 100,000 documents went from 45 to 78-100 ms p95). Only plain DML is
  * named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
  * `in (…)` lists of different lengths are different texts), so server memory stays bounded.
  *
