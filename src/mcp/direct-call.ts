@@ -53,16 +53,17 @@ const PLAIN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PLAIN_PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
 const onlyKeys = (o: Plain, allowed: Set<string>) => Object.keys(o).every((k) => allowed.has(k));
 
+function sdkRoute(body: Plain, versionHeader: string | undefined, methodHeader: string | undefined, nameHeader: string | undefined): Route {
+  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body } as Parameters<typeof classifyInboundRequest>[0]);
+  return { kind: route.kind, revision: (route as { classification?: { revision?: string } }).classification?.revision };
+}
+
 function classify(body: Plain, params: Plain, versionHeader: string | undefined, methodHeader: string | undefined, nameHeader: string | undefined): Route {
-  const run = (): Route => {
-    const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: versionHeader, mcpMethodHeader: methodHeader, mcpNameHeader: nameHeader, body } as Parameters<typeof classifyInboundRequest>[0]);
-    return { kind: route.kind, revision: (route as { classification?: { revision?: string } }).classification?.revision };
-  };
-  if (!onlyKeys(body, PLAIN_MESSAGE_KEYS) || !onlyKeys(params, PLAIN_PARAMS_KEYS)) return run();
+  if (!onlyKeys(body, PLAIN_MESSAGE_KEYS) || !onlyKeys(params, PLAIN_PARAMS_KEYS)) return sdkRoute(body, versionHeader, methodHeader, nameHeader);
   const key = JSON.stringify([versionHeader ?? null, methodHeader ?? null, nameHeader ?? null, body.method, typeof body.id, params.name, params._meta ?? null]);
   let route = routes.get(key);
   if (!route) {
-    route = run();
+    route = sdkRoute(body, versionHeader, methodHeader, nameHeader);
     if (routes.size >= MAX_ROUTES) routes.delete(routes.keys().next().value as string);
     routes.set(key, route);
   }
