@@ -56,7 +56,7 @@ export type Store = {
    */
   transact<T>(fn: WriteTransaction<T>): Promise<T>;
   /**
-   * The database for migrations and bulk writes (document imports): on PostgreSQL a connection of
+   * The database for migrations and bulk writes (document and sales-data imports): on PostgreSQL a connection of
    * its own without the request path's 10 s query timeout (a migration may rewrite millions of
    * rows; an import batch may wait for another's lock), opened on first use; after close() it
    * throws StoreClosedError.
@@ -71,7 +71,7 @@ export function openStore(config: DatabaseConfig): Store {
     return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db });
   }
   const db = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: config.poolMax })) });
-  // Migrations, document imports and the VACUUM after a bulk load run here, not under the pool's
+  // Migrations, document and sales-data imports and the VACUUM after a bulk load run here, not under the pool's
   // 10 s query timeout (fail fast on a request path), which would cut them off on a large database.
   let maintenance: Kysely<Database> | undefined;
   const maintenanceDb = () =>

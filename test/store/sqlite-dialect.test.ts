@@ -72,8 +72,10 @@ describe('SQLite dialect: rows', () => {
   });
 
   it('streams the same rows it returns', async () => {
+    const query = store.db.selectFrom(sql`t`.as('t')).select(sql<number>`a`.as('a')).orderBy(sql`a`);
     const streamed: unknown[] = [];
-    for await (const row of store.db.selectFrom(sql`t`.as('t')).select(sql<number>`a`.as('a')).orderBy(sql`a`).stream()) streamed.push(row);
+    for await (const row of query.stream()) streamed.push(row);
+    assert.deepEqual(streamed, await query.execute());
     assert.deepEqual(streamed, [{ a: 1 }, { a: 2 }]);
   });
 });
