@@ -2,7 +2,9 @@
 // bigints are timestamps or counters far below 2^53.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PostgresDialect } from 'kysely';
+import { PostgresDialect, PostgresQueryCompiler, type LimitNode, type QueryCompiler } from 'kysely';
+import { literalLimit } from './literal-limit.ts';
+import { plansOnce } from './plan-cache.ts';
 
 const INT8_OID = 20;
 
@@ -11,12 +13,13 @@ const INT8_OID = 20;
  * PostgreSQL parses and plans it on every execution: for the meeting list (two joins) planning
  * took 0.25-1 ms against 0.15 ms of execution. Naming a statement by a hash of its text lets a
  * connection parse it once and, after five executions, reuse a generic plan where PostgreSQL
- * estimates it no dearer than the custom ones. It does not for W1's meeting list: its custom plans
- * memoize the owner and account joins and look cheaper, so it is planned on every execution
- * (~0.4 ms planning, ~0.5 ms execution; forced generic: ~0.01 ms and ~0.33 ms, same indexes).
- * Forcing generic plans per connection would also reach the search statements, whose plans depend
- * on their values (W3 at 100,000 documents went from 45 to 78-100 ms p95). Only plain DML is
- * named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
+ * estimates it no dearer than the custom ones. For a keyset page it does not (plan-cache.ts): a
+ * statement marked to plan once runs with plan_cache_mode forced to generic plans, set on the
+ * connection just before it (a separate round trip, made only when the mode changes and never
+ * inside a transaction). Every other statement with parameters, and every transaction, runs in
+ * the session's own mode: forcing it per connection would also reach the search statements, whose
+ * plans depend on their values (W3 at 100,000 documents went from 45 to 78-100 ms p95). Only plain
+ * DML is named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
  * `in (…)` lists of different lengths are different texts), so server memory stays bounded.
  *
  * A schema change (another instance migrating during a rolling deploy) makes PostgreSQL refuse a
@@ -44,11 +47,36 @@ function statementName(text: string): string {
   return name;
 }
 
+const STARTS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i;
+
+/**
+ * What a call needs of the connection's plan_cache_mode: forced generic plans for a statement
+ * marked to plan once (plan-cache.ts), the session's default for anything else that binds values or
+ * opens a transaction, and nothing for the rest (a statement without parameters has one plan).
+ */
+function wantsGenericPlan(text: unknown, values: unknown): boolean | undefined {
+  if (typeof text !== 'string') return false;
+  if (plansOnce(text)) return true;
+  return (Array.isArray(values) && values.length > 0) || STARTS_TRANSACTION.test(text) ? false : undefined;
+}
+
 function nameStatements(client: pg.PoolClient): void {
   const named = new Set<string>();
   const stale = new Set<string>();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  // plan_cache_mode as this connection last set it (true: forced generic); undefined after a failed set.
+  let forcedGeneric: boolean | undefined = false;
+  const planMode = (text: unknown, values: unknown) => {
+    const wanted = wantsGenericPlan(text, values);
+    // Only between transactions: a SET inside one would be undone by its rollback. A transaction
+    // opens in the default mode (wanted above), so its statements are planned as PostgreSQL chooses.
+    if (wanted === undefined || wanted === forcedGeneric || client.getTransactionStatus() !== 'I') return;
+    forcedGeneric = wanted;
+    // Queued ahead of the call on this connection; not awaited, as the call that follows fails alike.
+    query(wanted ? 'set plan_cache_mode = force_generic_plan' : 'reset plan_cache_mode').catch(() => (forcedGeneric = undefined));
+  };
   client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
+    planMode(text, values);
     if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
     const name = statementName(text);
     if (stale.has(name)) return query(text, values);
@@ -87,6 +115,22 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
   return pool;
 }
 
+// Page sizes are written into the SQL rather than bound (literal-limit.ts), so a named list
+// statement's generic plan knows how many rows it returns.
+class LiteralLimitPostgresQueryCompiler extends PostgresQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    const literal = literalLimit(node);
+    if (literal === undefined) super.visitLimit(node);
+    else this.append(literal);
+  }
+}
+
+class LiteralLimitPostgresDialect extends PostgresDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new LiteralLimitPostgresQueryCompiler();
+  }
+}
+
 export function postgresDialect(pool: pg.Pool): PostgresDialect {
-  return new PostgresDialect({ pool });
+  return new LiteralLimitPostgresDialect({ pool });
 }

@@ -11,6 +11,7 @@
 // The value tuple is given where a statement is defined, so a call's values are type-checked.
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.ts';
+import { planOnce } from './plan-cache.ts';
 
 const SLOT = Symbol('prepared slot');
 type Slot = { readonly [SLOT]: number };
@@ -102,10 +103,18 @@ const VERIFY_SHAPES = process.env.NODE_TEST_CONTEXT !== undefined || process.env
  * and compiling was ~40% of a list_meetings call's SQL time).
  */
 export function shaped<A extends readonly unknown[]>() {
-  return <R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A): ShapedStatement<A, R> => shapedStatement(build, bind);
+  return <R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A, options: ShapedOptions = {}): ShapedStatement<A, R> =>
+    shapedStatement(build, bind, options);
 }
 
-function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A): ShapedStatement<A, R> {
+/**
+ * `planOnce`: on PostgreSQL, every shape of the statement is planned once per connection and that
+ * plan reused, whatever PostgreSQL estimates (plan-cache.ts). Only for a statement whose best plan
+ * cannot depend on its values, such as a keyset page over an index; measured before it is set.
+ */
+export type ShapedOptions = { planOnce?: boolean };
+
+function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A, options: ShapedOptions): ShapedStatement<A, R> {
   const compiled = new WeakMap<DialectAdapter, Map<string, { query: CompiledQuery<R>; slots: (number | undefined)[] }>>();
   return {
     async execute(db, ...args) {
@@ -120,6 +129,7 @@ function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Dat
         shapes.delete(key);
       } else {
         const query = build(db, ...bound).compile();
+        if (options.planOnce) planOnce(query.sql);
         entry = { query, slots: query.parameters.map((p) => (isSlot(p) ? p[SLOT] : undefined)) };
         if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
       }

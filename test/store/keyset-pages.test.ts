@@ -1,6 +1,7 @@
 // Keyset pages of meetings (src/store/sales/keyset.ts, meetings.ts): a page behind a cursor starts
 // its index range at the cursor, ties at one start_at are decided by id, and both orders page
-// through exactly the matching meetings.
+// through exactly the matching meetings. On PostgreSQL the list statement is planned once per
+// connection (plan-cache.ts) and other statements keep the session's default plan_cache_mode.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -94,7 +95,7 @@ for (const dialect of dialectsUnderTest()) {
   });
 }
 
-describe('keyset pages on PostgreSQL', { skip: !dialectsUnderTest().includes('postgres') && 'SKIP_POSTGRES=1' }, () => {
+describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().includes('postgres') && 'SKIP_POSTGRES=1' }, () => {
   let database: TestDatabase;
   let store: Store;
   let seeded: Awaited<ReturnType<typeof seed>>;
@@ -156,5 +157,23 @@ describe('keyset pages on PostgreSQL', { skip: !dialectsUnderTest().includes('po
     } finally {
       await sql`reset enable_seqscan`.execute(store.db);
     }
+  });
+
+  it('plans the meeting list once per connection (generic plans only) and leaves other statements to the default mode', async () => {
+    for (let i = 0; i < 8; i++) await listMeetings(store.db, seeded.principal, window(), 'desc', null, 26, 500);
+    // A statement without parameters does not change the mode: the list left it forced.
+    assert.equal((await sql<{ m: string }>`select current_setting('plan_cache_mode') as m`.execute(store.db)).rows[0]!.m, 'force_generic_plan');
+    const plans = await sql<{ generic_plans: string; custom_plans: string }>`select generic_plans, custom_plans from pg_prepared_statements where statement like ${'%"m"."title"%limit 26%'}`.execute(store.db);
+    assert.equal(plans.rows.length, 1);
+    assert.equal(Number(plans.rows[0]!.custom_plans), 0);
+    assert.ok(Number(plans.rows[0]!.generic_plans) >= 8);
+    // A statement with parameters runs in the session's default mode again.
+    assert.equal((await sql<{ m: string }>`select current_setting('plan_cache_mode') as m, ${1}::int as one`.execute(store.db)).rows[0]!.m, 'auto');
+  });
+
+  it('opens a transaction in the default mode even right after the meeting list', async () => {
+    await listMeetings(store.db, seeded.principal, window(), 'desc', null, 26, 500);
+    const inside = await store.db.transaction().execute(async (trx) => (await sql<{ m: string }>`select current_setting('plan_cache_mode') as m`.execute(trx)).rows[0]!.m);
+    assert.equal(inside, 'auto');
   });
 });

@@ -148,6 +148,8 @@ const listStatement = shaped<[Principal, BoundFilters, KeysetOrder, readonly [nu
   },
   // The page size and the cap are facts: the SQLite dialect writes them into the SQL (sqlite.ts).
   (b, p, f, order, after, limit, countCap) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit), b.fact(countCap)],
+  // A keyset walk of meetings_start whatever the values; PostgreSQL's custom plans only cost planning time (plan-cache.ts).
+  { planOnce: true },
 );
 
 const countStatement = shaped<[Principal, BoundFilters, KeysetOrder, number]>()(
