@@ -56,8 +56,8 @@ const REASONS: Record<string, string> = {
 const line = (s: Segment, side: string) => `[${hms(s.start_ms / 1000)}] ${s.speaker} (${side}): ${s.text}`;
 /**
  * Segments read per query: about one page at the meeting's average line length, a little over,
- * rounded up to a multiple of 32 so few distinct LIMITs reach SQLite's prepared-statement cache
- * (the SQLite dialect writes page sizes into the SQL).
+ * rounded up to a multiple of 32 so few distinct LIMITs reach the statement caches of either dialect
+ * (both dialects write page sizes into the SQL).
  */
 function fetchSize(transcriptChars: number, segmentCount: number, maxChars: number): number {
   const perLine = segmentCount > 0 ? transcriptChars / segmentCount + 32 : 100;

@@ -146,9 +146,10 @@ const listStatement = shaped<[Principal, BoundFilters, KeysetOrder, readonly [nu
     // An uncorrelated scalar subquery, run once per statement; its own `meetings as m` shadows the outer one.
     return countCap !== null && inlinesParticipants(db) ? q.select(cappedCount(db, p, f, order, countCap).as('total_capped')) : q;
   },
-  // The page size and the cap are facts: the SQLite dialect writes them into the SQL (sqlite.ts).
+  // The page size and the cap are facts: both dialects write them into the SQL (literal-limit.ts).
   (b, p, f, order, after, limit, countCap) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit), b.fact(countCap)],
-  // A keyset walk of meetings_start whatever the values; PostgreSQL's custom plans only cost planning time (plan-cache.ts).
+  // Each shape walks one keyset index (meetings_start, or its filter's own) whatever the values, so
+  // PostgreSQL's custom plans only cost planning time (plan-cache.ts).
   { planOnce: true },
 );
 

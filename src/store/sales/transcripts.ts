@@ -20,7 +20,7 @@ const segmentsPageStatement = shaped<[string, string, number, SegmentFilter, num
     if (f.participantIds) q = f.participantIds.length ? q.where('participant_id', 'in', f.participantIds) : q.where(sql<boolean>`1 = 0`);
     return q.orderBy('idx').limit(limit);
   },
-  // The page size is a fact: the SQLite dialect writes it into the SQL.
+  // The page size is a fact: both dialects write it into the SQL (literal-limit.ts).
   (b, orgId, meetingId, fromIdx, f, limit) => {
     const bound: SegmentFilter = {};
     if (b.fact(f.fromMs !== undefined)) bound.fromMs = b.value(f.fromMs);
