@@ -32,7 +32,7 @@ export const variables = {
     default: 'sqlite:./data/agent-access.db',
     description: '`sqlite:<path>` (embedded, WAL mode) or `postgres://user@host:5432/db`. Must be set explicitly in production.',
   },
-  DATABASE_POOL_MAX: { default: '10', description: 'PostgreSQL connections per instance.' },
+  DATABASE_POOL_MAX: { default: '10', description: 'PostgreSQL connections per instance: half serve the list statements planned once, the rest everything else (at least one each).' },
   REDIS_URL: {
     default: undefined,
     description: '`redis://host:6379` for limits and short caches shared by all instances; unset = in-process memory.',

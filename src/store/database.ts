@@ -7,6 +7,7 @@ import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite.ts';
 import { createPostgresPool, postgresDialect } from './postgres.ts';
+import { usePlannedOnce } from './plan-cache.ts';
 import { migrations } from './migrations/index.ts';
 import { groupCommit, type WriteTransaction } from './group-commit.ts';
 
@@ -70,19 +71,23 @@ export function openStore(config: DatabaseConfig): Store {
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
     return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db });
   }
-  const db = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: config.poolMax })) });
+  // The instance's connections are shared by two pools: statements planned once (plan-cache.ts) and the rest.
+  const plannedOncePoolMax = Math.max(1, Math.floor(config.poolMax / 2));
+  const db = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: Math.max(1, config.poolMax - plannedOncePoolMax) })) });
+  const plannedOnce = new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: plannedOncePoolMax, planCacheMode: 'force_generic_plan' })) });
+  usePlannedOnce(db, plannedOnce);
   // Migrations, document and sales-data imports and the VACUUM after a bulk load run here, not under the pool's
   // 10 s query timeout (fail fast on a request path), which would cut them off on a large database.
   let maintenance: Kysely<Database> | undefined;
   const maintenanceDb = () =>
     (maintenance ??= new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: 1, queryTimeoutMs: MAINTENANCE_TIMEOUT_MS })) }));
-  return makeStore(db, 'postgres', POSTGRES_CAPABILITIES, { maintenanceDb, closeMaintenance: () => maintenance?.destroy() });
+  return makeStore(db, 'postgres', POSTGRES_CAPABILITIES, { maintenanceDb, closeMaintenance: () => maintenance?.destroy(), closeOthers: () => plannedOnce.destroy() });
 }
 
 /** How long a migration or the statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
 const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
-type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined };
+type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined; closeOthers?: () => Promise<void> };
 
 export class NestedTransactionError extends Error {
   constructor() {
@@ -96,7 +101,7 @@ function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store
   return (fn) => (inJob.getStore() ? Promise.reject(new NestedTransactionError()) : run((trx) => inJob.run(true, () => fn(trx))));
 }
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance }: Maintenance): Store {
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance, closeOthers }: Maintenance): Store {
   let closed: Promise<void> | undefined;
   // After close() a maintenance pool opened here would never be closed.
   const openMaintenance = () => {
@@ -125,7 +130,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
     transact,
     maintenanceDb: openMaintenance,
     close() {
-      closed ??= Promise.all([db.destroy(), closeMaintenance?.()]).then(() => undefined);
+      closed ??= Promise.all([db.destroy(), closeMaintenance?.(), closeOthers?.()]).then(() => undefined);
       return closed;
     },
   };

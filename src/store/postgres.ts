@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PostgresDialect, PostgresQueryCompiler, type LimitNode, type QueryCompiler } from 'kysely';
 import { literalLimit } from './literal-limit.ts';
-import { plansOnce } from './plan-cache.ts';
 
 const INT8_OID = 20;
 
@@ -13,14 +12,12 @@ const INT8_OID = 20;
  * PostgreSQL parses and plans it on every execution: for the meeting list (two joins) planning
  * took 0.25-1 ms against 0.15 ms of execution. Naming a statement by a hash of its text lets a
  * connection parse it once and, after five executions, reuse a generic plan where PostgreSQL
- * estimates it no dearer than the custom ones. For a keyset page it does not (plan-cache.ts): a
- * statement marked to plan once runs with plan_cache_mode forced to generic plans, set on the
- * connection just before it (a separate round trip, made only when the mode changes and never
- * inside a transaction). Every other statement with parameters, and every transaction, runs in
- * the session's own mode: forcing it per connection would also reach the search statements, whose
- * plans depend on their values (W3 at 100,000 documents went from 45 to 78-100 ms p95). Only plain
- * DML is named, and at most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist;
- * `in (…)` lists of different lengths are different texts), so server memory stays bounded.
+ * estimates it no dearer than the custom ones. For a keyset page it does not: such statements run
+ * on a second pool whose connections force generic plans (plan-cache.ts, `planCacheMode`). Forcing
+ * them on every connection would also reach the search statements, whose plans depend on their
+ * values (W3 at 100,000 documents went from 45 to 78-100 ms p95). Only plain DML is named, and at
+ * most MAX_NAMED_PER_CONNECTION texts per connection (a few hundred shapes exist; `in (…)` lists
+ * of different lengths are different texts), so server memory stays bounded.
  *
  * A schema change (another instance migrating during a rolling deploy) makes PostgreSQL refuse a
  * prepared `select *` whose columns changed ("cached plan must not change result type"), on every
@@ -47,36 +44,11 @@ function statementName(text: string): string {
   return name;
 }
 
-const STARTS_TRANSACTION = /^\s*(begin|start\s+transaction)\b/i;
-
-/**
- * What a call needs of the connection's plan_cache_mode: forced generic plans for a statement
- * marked to plan once (plan-cache.ts), the session's default for anything else that binds values or
- * opens a transaction, and nothing for the rest (a statement without parameters has one plan).
- */
-function wantsGenericPlan(text: unknown, values: unknown): boolean | undefined {
-  if (typeof text !== 'string') return false;
-  if (plansOnce(text)) return true;
-  return (Array.isArray(values) && values.length > 0) || STARTS_TRANSACTION.test(text) ? false : undefined;
-}
-
 function nameStatements(client: pg.PoolClient): void {
   const named = new Set<string>();
   const stale = new Set<string>();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  // plan_cache_mode as this connection last set it (true: forced generic); undefined after a failed set.
-  let forcedGeneric: boolean | undefined = false;
-  const planMode = (text: unknown, values: unknown) => {
-    const wanted = wantsGenericPlan(text, values);
-    // Only between transactions: a SET inside one would be undone by its rollback. A transaction
-    // opens in the default mode (wanted above), so its statements are planned as PostgreSQL chooses.
-    if (wanted === undefined || wanted === forcedGeneric || client.getTransactionStatus() !== 'I') return;
-    forcedGeneric = wanted;
-    // Queued ahead of the call on this connection; not awaited, as the call that follows fails alike.
-    query(wanted ? 'set plan_cache_mode = force_generic_plan' : 'reset plan_cache_mode').catch(() => (forcedGeneric = undefined));
-  };
   client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
-    planMode(text, values);
     if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
     const name = statementName(text);
     if (stale.has(name)) return query(text, values);
@@ -93,8 +65,11 @@ function nameStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-/** `queryTimeoutMs`: how long one query may run (default 10 s: fail fast on a request path). */
-export type PostgresOptions = { url: string; poolMax: number; queryTimeoutMs?: number };
+/**
+ * `queryTimeoutMs`: how long one query may run (default 10 s: fail fast on a request path).
+ * `planCacheMode`: the connections' plan_cache_mode, for the pool of planned-once statements.
+ */
+export type PostgresOptions = { url: string; poolMax: number; queryTimeoutMs?: number; planCacheMode?: 'force_generic_plan' };
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
   const types = {
@@ -108,6 +83,7 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     // Fail fast when the database is down: callers answer 503 instead of hanging.
     connectionTimeoutMillis: 3000,
     query_timeout: options.queryTimeoutMs ?? 10_000,
+    ...(options.planCacheMode ? { options: `-c plan_cache_mode=${options.planCacheMode}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -11,7 +11,7 @@
 // The value tuple is given where a statement is defined, so a call's values are type-checked.
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.ts';
-import { planOnce } from './plan-cache.ts';
+import { plannedOnceDb } from './plan-cache.ts';
 
 const SLOT = Symbol('prepared slot');
 type Slot = { readonly [SLOT]: number };
@@ -108,16 +108,18 @@ export function shaped<A extends readonly unknown[]>() {
 }
 
 /**
- * `planOnce`: on PostgreSQL, every shape of the statement is planned once per connection and that
- * plan reused, whatever PostgreSQL estimates (plan-cache.ts). Only for a statement whose best plan
- * cannot depend on its values, such as a keyset page over an index; measured before it is set.
+ * `planOnce`: on PostgreSQL, outside a transaction, the statement runs on the store's pool that
+ * plans every statement once per connection and reuses the plan, whatever PostgreSQL estimates
+ * (plan-cache.ts). Only for a statement whose best plan cannot depend on its values, such as a
+ * keyset page over an index; measured before it is set.
  */
 export type ShapedOptions = { planOnce?: boolean };
 
 function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A, options: ShapedOptions): ShapedStatement<A, R> {
   const compiled = new WeakMap<DialectAdapter, Map<string, { query: CompiledQuery<R>; slots: (number | undefined)[] }>>();
   return {
-    async execute(db, ...args) {
+    async execute(given, ...args) {
+      const db = options.planOnce ? plannedOnceDb(given) : given;
       const b = new Binder();
       const bound = bind(b, ...args);
       const key = b.key;
@@ -129,7 +131,6 @@ function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Dat
         shapes.delete(key);
       } else {
         const query = build(db, ...bound).compile();
-        if (options.planOnce) planOnce(query.sql);
         entry = { query, slots: query.parameters.map((p) => (isSlot(p) ? p[SLOT] : undefined)) };
         if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
       }

@@ -1,19 +1,22 @@
 // Keyset pages of meetings (src/store/sales/keyset.ts, meetings.ts): a page behind a cursor starts
 // its index range at the cursor, ties at one start_at are decided by id, and both orders page
-// through exactly the matching meetings. On PostgreSQL the list statement is planned once per
-// connection (plan-cache.ts) and other statements keep the session's default plan_cache_mode.
+// through exactly the matching meetings. On PostgreSQL the list statement runs on the store's
+// planned-once pool (plan-cache.ts), other statements and transactions on the main pool.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { dialectsUnderTest, createTestDatabase, openTestStore, type TestDatabase } from '../support/databases.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
+import { plannedOnceDb } from '../../src/store/plan-cache.ts';
+import type { Database } from '../../src/store/schema.ts';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { createUser } from '../../src/store/users.ts';
 import { principalFromAuth, type Principal } from '../../src/access/principal.ts';
 import { listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import type { KeysetOrder } from '../../src/store/sales/keyset.ts';
 import { listReports } from '../../src/store/sales/reports.ts';
+import { listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 0, 5, 9);
@@ -85,6 +88,37 @@ for (const dialect of dialectsUnderTest()) {
       for (const order of ['desc', 'asc'] as const) assert.deepEqual(await pageThrough(t.store, seeded.principal, window, order, 3), expected(inside, order));
     });
 
+    it('pages deals through tied close dates and amounts within their own bounds, in every sort', async () => {
+      const { orgId, userId } = seeded.principal;
+      await t.store.db.insertInto('accounts').values({ org_id: orgId, id: 'acc_keyset', domain: 'keyset-buyer.example', name: 'Keyset Buyer', created_at: BASE }).execute();
+      const deals = Array.from({ length: 60 }, (_, i) => ({ id: `deal_${String((i * 23) % 60).padStart(2, '0')}`, close_date: `2026-03-${String(10 + (i % 10)).padStart(2, '0')}`, amount: 1000 * (1 + (i % 8)) }));
+      await t.store.db
+        .insertInto('deals')
+        .values(deals.map((d) => ({ org_id: orgId, id: d.id, account_id: 'acc_keyset', name: `Deal ${d.id}`, owner_id: userId, team_id: null, stage: 'discovery', status: 'open' as const, amount: d.amount, currency: 'USD', close_date: d.close_date, crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: BASE, updated_at: BASE })))
+        .execute();
+      const sorts: [DealSort, DealFilters, (d: (typeof deals)[number]) => string | number][] = [
+        ['close_date_desc', { closeFrom: '2026-03-12', closeTo: '2026-03-17' }, (d) => d.close_date],
+        ['close_date_asc', { closeFrom: '2026-03-12', closeTo: '2026-03-17' }, (d) => d.close_date],
+        ['amount_desc', { amountMin: 2000, amountMax: 6000 }, (d) => d.amount],
+        ['amount_asc', { amountMin: 2000, amountMax: 6000 }, (d) => d.amount],
+      ];
+      for (const [sort, f, key] of sorts) {
+        const inside = deals.filter((d) => (f.closeFrom === undefined || (d.close_date >= f.closeFrom && d.close_date <= f.closeTo!)) && (f.amountMin === undefined || (d.amount >= f.amountMin && d.amount <= f.amountMax!)));
+        const sign = sort.endsWith('desc') ? -1 : 1;
+        const want = [...inside].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : 1)).map((d) => d.id);
+        const seen: string[] = [];
+        let position: [string | number, string] | null = null;
+        for (let pages = 0; pages < 100; pages++) {
+          const rows = await listDeals(t.store.db, seeded.principal, f, sort, position, 5);
+          seen.push(...rows.slice(0, 4).map((r) => r.id));
+          if (rows.length <= 4) break;
+          const last = rows[3]!;
+          position = [sort.startsWith('amount') ? last.amount : last.close_date, last.id];
+        }
+        assert.deepEqual(seen, want, sort);
+      }
+    });
+
     it('counts the whole window on a page behind a cursor when asked to', async () => {
       const window = { from: BASE - HOUR, to: BASE + TIMES * HOUR };
       const all = expected(seeded.meetings, 'desc');
@@ -101,7 +135,7 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
   let seeded: Awaited<ReturnType<typeof seed>>;
   before(async () => {
     database = await createTestDatabase('postgres');
-    // One connection, so every call below runs on the same session and sees its prepared statements.
+    // One connection per pool, so every call below runs on the same sessions and sees their prepared statements.
     store = openStore({ ...(database.config as { kind: 'postgres'; url: string; poolMax: number }), poolMax: 1 });
     await migrateToLatest(store);
     seeded = await seed(store);
@@ -113,9 +147,10 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
 
   const window = () => ({ from: BASE - HOUR, to: BASE + TIMES * HOUR });
 
-  /** Index entries of one index read so far by statements of this session (one connection), as PostgreSQL's statistics count them. */
+  /** Index entries of one index read so far by statements of both pools' sessions, as PostgreSQL's statistics count them. */
   async function indexEntriesRead(index: string): Promise<number> {
-    await sql`select pg_stat_force_next_flush()`.execute(store.db); // flushed as this statement ends
+    // Each session flushes its counts as this statement ends.
+    for (const db of [plannedOnceDb(store.db), store.db]) await sql`select pg_stat_force_next_flush()`.execute(db);
     const row = (await sql<{ n: string }>`select idx_tup_read as n from pg_stat_user_indexes where indexrelname = ${index}`.execute(store.db)).rows[0];
     return Number(row!.n);
   }
@@ -131,8 +166,8 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
         const { rows } = await listMeetings(store.db, seeded.principal, window(), 'desc', [cursorAt.start_at, cursorAt.id], 6);
         const after = await read();
         assert.deepEqual(rows.map((r) => r.id), all.slice(depth + 1, depth + 7));
-        // Six rows and the ties at the cursor's start time (at most six), not the `depth` rows before it.
-        assert.ok(after - before <= 14, `a page ${depth} meetings deep read ${after - before} index entries`);
+        // Six rows (seven read) and the ties at the cursor's start time (at most six), not the `depth` rows before it.
+        assert.ok(after - before >= 7 && after - before <= 14, `a page ${depth} meetings deep read ${after - before} index entries`);
       }
     } finally {
       await sql`reset enable_seqscan`.execute(store.db);
@@ -153,27 +188,35 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
       const rows = await listReports(store.db, seeded.principal, {}, [at.period_end, at.id], 5);
       const after = await indexEntriesRead('reports_period');
       assert.deepEqual(rows.map((r) => r.id), all.slice(91, 96).map((r) => r.id));
-      assert.ok(after - before <= 10, `a page 90 reports deep read ${after - before} index entries`);
+      assert.ok(after - before >= 5 && after - before <= 10, `a page 90 reports deep read ${after - before} index entries`);
     } finally {
       await sql`reset enable_seqscan`.execute(store.db);
     }
   });
 
-  it('plans the meeting list once per connection (generic plans only) and leaves other statements to the default mode', async () => {
+  it('runs the meeting list on the planned-once pool, with generic plans only, and everything else on the main pool', async () => {
+    const once = plannedOnceDb(store.db);
+    assert.notEqual(once, store.db);
     for (let i = 0; i < 8; i++) await listMeetings(store.db, seeded.principal, window(), 'desc', null, 26, 500);
-    // A statement without parameters does not change the mode: the list left it forced.
-    assert.equal((await sql<{ m: string }>`select current_setting('plan_cache_mode') as m`.execute(store.db)).rows[0]!.m, 'force_generic_plan');
-    const plans = await sql<{ generic_plans: string; custom_plans: string }>`select generic_plans, custom_plans from pg_prepared_statements where statement like ${'%"m"."title"%limit 26%'}`.execute(store.db);
-    assert.equal(plans.rows.length, 1);
-    assert.equal(Number(plans.rows[0]!.custom_plans), 0);
-    assert.ok(Number(plans.rows[0]!.generic_plans) >= 8);
-    // A statement with parameters runs in the session's default mode again.
-    assert.equal((await sql<{ m: string }>`select current_setting('plan_cache_mode') as m, ${1}::int as one`.execute(store.db)).rows[0]!.m, 'auto');
+    const setting = async (db: Kysely<Database>) => (await sql<{ m: string }>`select current_setting('plan_cache_mode') as m, ${1}::int as one`.execute(db)).rows[0]!.m;
+    assert.equal(await setting(once), 'force_generic_plan');
+    assert.equal(await setting(store.db), 'auto');
+    const plans = (db: Kysely<Database>) =>
+      sql<{ generic_plans: string; custom_plans: string }>`select generic_plans, custom_plans from pg_prepared_statements where statement like ${'%"m"."title"%limit 26%'}`.execute(db);
+    const onOnce = (await plans(once)).rows;
+    assert.equal(onOnce.length, 1);
+    assert.equal(Number(onOnce[0]!.custom_plans), 0);
+    assert.ok(Number(onOnce[0]!.generic_plans) >= 8);
+    assert.deepEqual((await plans(store.db)).rows, []);
   });
 
-  it('opens a transaction in the default mode even right after the meeting list', async () => {
-    await listMeetings(store.db, seeded.principal, window(), 'desc', null, 26, 500);
-    const inside = await store.db.transaction().execute(async (trx) => (await sql<{ m: string }>`select current_setting('plan_cache_mode') as m`.execute(trx)).rows[0]!.m);
-    assert.equal(inside, 'auto');
+  it('runs the meeting list inside a transaction on the transaction\'s own connection, planned as PostgreSQL chooses', async () => {
+    const inside = await store.db.transaction().execute(async (trx) => {
+      const page = await listMeetings(trx, seeded.principal, window(), 'desc', null, 26, 500);
+      const mode = (await sql<{ m: string }>`select current_setting('plan_cache_mode') as m`.execute(trx)).rows[0]!.m;
+      const listed = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${'%"m"."title"%limit 26%'}`.execute(trx);
+      return { rows: page.rows.length, mode, listed: listed.rows[0]!.n };
+    });
+    assert.deepEqual(inside, { rows: 26, mode: 'auto', listed: 1 });
   });
 });

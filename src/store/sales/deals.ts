@@ -68,9 +68,24 @@ const SORTS: Record<DealSort, { col: 'd.close_date' | 'd.amount'; dir: KeysetOrd
   amount_asc: { col: 'd.amount', dir: 'asc' },
 };
 
+/**
+ * The filter's own bound on the sort column narrowed to the cursor, when it has one: SQLite uses
+ * only one bound of a column on each side, so the keyset's own (keyset.ts) would be ignored. The
+ * bounds are inclusive, so the same deals match.
+ */
+function within(f: DealFilters, sort: DealSort, after: readonly [string | number, string] | null): DealFilters {
+  if (after === null) return f;
+  const [v] = after;
+  if (sort === 'close_date_desc' && f.closeTo !== undefined && typeof v === 'string') return { ...f, closeTo: f.closeTo < v ? f.closeTo : v };
+  if (sort === 'close_date_asc' && f.closeFrom !== undefined && typeof v === 'string') return { ...f, closeFrom: f.closeFrom > v ? f.closeFrom : v };
+  if (sort === 'amount_desc' && f.amountMax !== undefined && typeof v === 'number') return { ...f, amountMax: Math.min(f.amountMax, v) };
+  if (sort === 'amount_asc' && f.amountMin !== undefined && typeof v === 'number') return { ...f, amountMin: Math.max(f.amountMin, v) };
+  return f;
+}
+
 export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: [string | number, string] | null, limit: number): Promise<DealRow[]> {
   const { col, dir } = SORTS[sort];
-  let q = filtered(db, p, f).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
+  let q = filtered(db, p, within(f, sort, after)).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
   if (after) q = q.where(afterPosition(col, 'd.id', dir, after));
   return q.orderBy(col, dir).orderBy('d.id', dir).limit(limit).execute();
 }
