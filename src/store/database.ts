@@ -81,13 +81,13 @@ export function openStore(config: DatabaseConfig): Store {
   let maintenance: Kysely<Database> | undefined;
   const maintenanceDb = () =>
     (maintenance ??= new Kysely<Database>({ dialect: postgresDialect(createPostgresPool({ url: config.url, poolMax: 1, queryTimeoutMs: MAINTENANCE_TIMEOUT_MS })) }));
-  return makeStore(db, 'postgres', POSTGRES_CAPABILITIES, { maintenanceDb, closeMaintenance: () => maintenance?.destroy(), closeOthers: () => plannedOnce.destroy() });
+  return makeStore(db, 'postgres', POSTGRES_CAPABILITIES, { maintenanceDb, closeMaintenance: () => maintenance?.destroy(), closePlannedOnce: () => plannedOnce.destroy() });
 }
 
 /** How long a migration or the statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
 const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
-type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined; closeOthers?: () => Promise<void> };
+type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined; closePlannedOnce?: () => Promise<void> };
 
 export class NestedTransactionError extends Error {
   constructor() {
@@ -101,7 +101,7 @@ function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store
   return (fn) => (inJob.getStore() ? Promise.reject(new NestedTransactionError()) : run((trx) => inJob.run(true, () => fn(trx))));
 }
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance, closeOthers }: Maintenance): Store {
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance, closePlannedOnce }: Maintenance): Store {
   let closed: Promise<void> | undefined;
   // After close() a maintenance pool opened here would never be closed.
   const openMaintenance = () => {
@@ -130,7 +130,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
     transact,
     maintenanceDb: openMaintenance,
     close() {
-      closed ??= Promise.all([db.destroy(), closeMaintenance?.(), closeOthers?.()]).then(() => undefined);
+      closed ??= Promise.all([db.destroy(), closeMaintenance?.(), closePlannedOnce?.()]).then(() => undefined);
       return closed;
     },
   };

@@ -3,8 +3,8 @@
 // itself is only a filter to both planners: a page behind a cursor walked every row before it (a
 // page 26,000 meetings deep read 26,000 index entries: 15 ms on PostgreSQL, 1.5 ms on SQLite).
 // `key <= v` starts the index range at the cursor. A list whose own window bounds the same key
-// must also narrow that bound to the cursor (meetings.ts): SQLite uses only one upper (or lower)
-// bound of a column, not the tighter one.
+// must also narrow that bound to the cursor (windowFrom; deals.ts): SQLite uses only one upper
+// (or lower) bound of a column, not the tighter one.
 import { sql, type RawBuilder } from 'kysely';
 
 export type KeysetOrder = 'asc' | 'desc';
@@ -14,4 +14,14 @@ export function afterPosition(key: string, id: string, order: KeysetOrder, [valu
   const cmp = sql.raw(order === 'asc' ? '>' : '<');
   const bound = sql.raw(order === 'asc' ? '>=' : '<=');
   return sql<boolean>`(${sql.ref(key)} ${bound} ${value} and (${sql.ref(key)} ${cmp} ${value} or (${sql.ref(key)} = ${value} and ${sql.ref(id)} ${cmp} ${lastId})))`;
+}
+
+/**
+ * A window [from, to) on the key narrowed to a cursor's side of its position, so that the window's
+ * own bound, the one SQLite uses, starts the index range at the cursor. For whole-number keys (epoch
+ * milliseconds); the same rows match, since afterPosition still decides ties at the position.
+ */
+export function windowFrom(window: { from: number; to: number }, order: KeysetOrder, after: readonly [number, string] | null): { from: number; to: number } {
+  if (after === null || !Number.isSafeInteger(after[0])) return { from: window.from, to: window.to };
+  return order === 'desc' ? { from: window.from, to: Math.min(window.to, after[0] + 1) } : { from: Math.max(window.from, after[0]), to: window.to };
 }

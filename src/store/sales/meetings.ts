@@ -7,7 +7,7 @@ import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
 import { containsPattern } from './like.ts';
 import { shaped, type Binder } from '../prepared.ts';
-import { afterPosition, type KeysetOrder } from './keyset.ts';
+import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
 import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
 export type MeetingFilters = {
@@ -165,16 +165,6 @@ export type MeetingListPage = {
 };
 
 /**
- * The window narrowed to a cursor's side of its position, so that its bound on start_at, the one
- * SQLite uses, starts the index range at the cursor (keyset.ts). The same meetings match: start_at
- * is a whole number of milliseconds, and the keyset condition still decides ties at the position.
- */
-function within(f: MeetingFilters, order: KeysetOrder, after: readonly [number, string] | null): MeetingFilters {
-  if (after === null || !Number.isSafeInteger(after[0])) return f;
-  return order === 'desc' ? { ...f, to: Math.min(f.to, after[0] + 1) } : { ...f, from: Math.max(f.from, after[0]) };
-}
-
-/**
  * One page of the caller's meetings with their external participants and, with `countCap` (on a
  * first page: `after` null), how many match in all, counting no further than the cap. On
  * PostgreSQL one statement gathers all three (inlinesParticipants). The capped rows are read in
@@ -192,7 +182,7 @@ export async function listMeetings(
   countCap: number | null = null,
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
-  const bound = boundFilters(countCap === null ? within(f, order, after) : f);
+  const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
   const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await listStatement.execute(db, p, bound, order, after, limit, countCap);
   const inlineCount = rows[0]?.total_capped;
   if (inlineCount !== undefined) for (const row of rows) delete row.total_capped;
