@@ -2,8 +2,8 @@
 // bigints are timestamps or counters far below 2^53.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PostgresDialect, PostgresQueryCompiler, type LimitNode, type QueryCompiler } from 'kysely';
-import { literalLimit } from './literal-limit.ts';
+import { PostgresDialect, PostgresQueryCompiler, type QueryCompiler } from 'kysely';
+import { withLiteralLimits } from './literal-limit.ts';
 
 const INT8_OID = 20;
 
@@ -93,13 +93,7 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
 
 // Page sizes are written into the SQL rather than bound (literal-limit.ts), so a named list
 // statement's generic plan knows how many rows it returns.
-class LiteralLimitPostgresQueryCompiler extends PostgresQueryCompiler {
-  protected override visitLimit(node: LimitNode): void {
-    const literal = literalLimit(node);
-    if (literal === undefined) super.visitLimit(node);
-    else this.append(literal);
-  }
-}
+const LiteralLimitPostgresQueryCompiler = withLiteralLimits(PostgresQueryCompiler);
 
 class LiteralLimitPostgresDialect extends PostgresDialect {
   override createQueryCompiler(): QueryCompiler {

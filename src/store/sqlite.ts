@@ -3,8 +3,8 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, SqliteQueryCompiler, type DatabaseConnection, type DialectAdapter, type Driver, type LimitNode, type QueryCompiler, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import { literalLimit } from './literal-limit.ts';
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, SqliteQueryCompiler, type DatabaseConnection, type DialectAdapter, type Driver, type QueryCompiler, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { withLiteralLimits } from './literal-limit.ts';
 
 function toSqlite(value: unknown): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -127,13 +127,7 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 }
 
 // Page sizes are written into the SQL rather than bound (literal-limit.ts).
-class LiteralLimitSqliteQueryCompiler extends SqliteQueryCompiler {
-  protected override visitLimit(node: LimitNode): void {
-    const literal = literalLimit(node);
-    if (literal === undefined) super.visitLimit(node);
-    else this.append(literal);
-  }
-}
+const LiteralLimitSqliteQueryCompiler = withLiteralLimits(SqliteQueryCompiler);
 
 export class NodeSqliteDialect extends SqliteDialect {
   readonly #database: SqliteDatabase;
