@@ -1,6 +1,6 @@
 // Batched inserts: rows are buffered per table and written in one transaction per flush, in
 // multi-row INSERTs sized under both dialects' bound-parameter limits.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 
 type TableName = keyof Database;
@@ -14,7 +14,7 @@ export class BatchWriter {
   constructor(db: Kysely<Database>) {
     this.#db = db;
   }
-  add<T extends TableName>(table: T, row: Database[T]): void {
+  add<T extends TableName>(table: T, row: Insertable<Database[T]>): void {
     let buffer = this.#buffers.get(table);
     if (!buffer) this.#buffers.set(table, (buffer = []));
     buffer.push(row as Record<string, unknown>);

@@ -10,6 +10,7 @@ import * as passageSearchColumns from './0007-passage-search-columns.ts';
 import * as passageRecencyIndex from './0008-passage-recency-index.ts';
 import * as passageHeadIndex from './0009-passage-head-index.ts';
 import * as passageStatistics from './0010-passage-statistics.ts';
+import * as participantStart from './0011-participant-start.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-passage-recency-index': passageRecencyIndex,
   '0009-passage-head-index': passageHeadIndex,
   '0010-passage-statistics': passageStatistics,
+  '0011-participant-start': participantStart,
 };

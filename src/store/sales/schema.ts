@@ -1,5 +1,7 @@
 // Row types of the sales-data tables (migration 0004). Times are epoch milliseconds; booleans 0/1;
 // JSON columns hold text that the repositories parse with zod. Every table leads with org_id.
+import type { ColumnType } from 'kysely';
+
 export type AccountsTable = { org_id: string; id: string; domain: string; name: string; created_at: number };
 
 export type DealsTable = {
@@ -59,6 +61,9 @@ export type ParticipantsTable = {
   title: string | null;
   talk_time_ms: number;
 };
+
+/** The participants table as stored: also its meeting's start, copied by triggers (migration 0011), never written by code; null while the meeting is missing. */
+type StoredParticipants = ParticipantsTable & { start_at: ColumnType<number | null, never, never> };
 
 export type TranscriptSegmentsTable = {
   org_id: string;
@@ -137,7 +142,7 @@ export type SalesDatabase = {
   accounts: AccountsTable;
   deals: DealsTable;
   meetings: MeetingsTable;
-  participants: ParticipantsTable;
+  participants: StoredParticipants;
   transcript_segments: TranscriptSegmentsTable;
   agents: AgentsTable;
   agent_results: AgentResultsTable;
