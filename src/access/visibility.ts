@@ -13,9 +13,17 @@ function inList(expr: RawBuilder<unknown>, values: string[]): Bool {
   return sql<boolean>`${expr} in (${sql.join(values)})`;
 }
 
-/** The meeting ids whose participants include the caller's email ("attended"). */
-function attendedIds(p: Principal): RawBuilder<unknown> {
-  return sql`(select pa.meeting_id from participants pa where pa.org_id = ${p.orgId} and pa.email = ${p.email})`;
+/** A span of meeting start times, `from` inclusive, `to` exclusive (a list's window). */
+export type StartWindow = { from: number; to: number };
+
+/**
+ * The meeting ids whose participants include the caller's email ("attended"); with a window,
+ * only those starting in it, read from the index on each participant's copy of its meeting's start
+ * (migration 0011). Only for a query that keeps the same window on the meeting itself.
+ */
+function attendedIds(p: Principal, window?: StartWindow): RawBuilder<unknown> {
+  const within = window ? sql` and pa.start_at >= ${window.from} and pa.start_at < ${window.to}` : sql``;
+  return sql`(select pa.meeting_id from participants pa where pa.org_id = ${p.orgId} and pa.email = ${p.email}${within})`;
 }
 
 /** User ids of members of the teams the caller manages (sub-teams included), as an IN list. */
@@ -23,11 +31,15 @@ function managedMemberIds(p: Principal): RawBuilder<unknown> {
   return p.managedMemberIds.length ? sql`(${sql.join(p.managedMemberIds)})` : sql`(select null where 1 = 0)`;
 }
 
-/** Meetings (list and metadata): admin all; manager own + attended + managed members'; member own + attended; viewer attended. */
-export function meetingVisible(p: Principal, alias = 'm'): Bool {
+/**
+ * Meetings (list and metadata): admin all; manager own + attended + managed members'; member own +
+ * attended; viewer attended. A list passes its window, which it also applies to the meeting's
+ * start, so "attended" reads only the attended meetings in it, not the caller's whole history.
+ */
+export function meetingVisible(p: Principal, alias = 'm', window?: StartWindow): Bool {
   const org = sql<boolean>`${col(alias, 'org_id')} = ${p.orgId}`;
   if (p.role === 'admin') return org;
-  const attended = sql<boolean>`${col(alias, 'id')} in ${attendedIds(p)}`;
+  const attended = sql<boolean>`${col(alias, 'id')} in ${attendedIds(p, window)}`;
   if (p.role === 'viewer') return sql<boolean>`(${org} and ${attended})`;
   const own = sql<boolean>`${col(alias, 'owner_id')} = ${p.userId}`;
   if (p.role === 'manager' && p.managedTeamIds.length > 0) {

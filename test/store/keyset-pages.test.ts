@@ -210,6 +210,14 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
     assert.deepEqual((await plans(store.db)).rows, []);
   });
 
+  it('plans a list filtered by participant emails for its values, on the main pool', async () => {
+    const byEmail = { ...window(), participantEmails: ['someone@buyer.example'] };
+    for (let i = 0; i < 3; i++) await listMeetings(store.db, seeded.principal, byEmail, 'desc', null, 27, 500);
+    const prepared = async (db: Kysely<Database>) =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${'%pe.email in%limit 27%'}`.execute(db)).rows[0]!.n;
+    assert.deepEqual([await prepared(plannedOnceDb(store.db)), await prepared(store.db)], [0, 1]);
+  });
+
   it('runs the meeting list inside a transaction on the transaction\'s own connection, planned as PostgreSQL chooses', async () => {
     const inside = await store.db.transaction().execute(async (trx) => {
       const page = await listMeetings(trx, seeded.principal, window(), 'desc', null, 26, 500);

@@ -4,25 +4,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
-import { attendedExpr, meetingVisible } from '../../access/visibility.ts';
-import { containsPattern } from './like.ts';
+import { attendedExpr, meetingVisible, type StartWindow } from '../../access/visibility.ts';
 import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
+import { bindFilters, boundFilters, filterConditions, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
+import { armIds, armsCount, readsByArms } from './meeting-arms.ts';
 import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
-export type MeetingFilters = {
-  from: number;
-  to: number;
-  ownerId?: string;
-  participantEmails?: string[];
-  accountIds?: string[];
-  dealId?: string;
-  teamId?: string;
-  status?: MeetingsTable['status'];
-  meetingType?: 'internal' | 'external';
-  hasTranscript?: boolean;
-  q?: string;
-};
+export type { MeetingFilters } from './meeting-filters.ts';
 
 export type MeetingRow = MeetingsTable & { attended: number };
 
@@ -61,49 +50,16 @@ function listColumns(db: Kysely<Database>, q: ReturnType<typeof meetingsFrom>) {
   return inlinesParticipants(db) ? columns.select(externalParticipantsJson.as('external_json')) : columns;
 }
 
-const meetingsFrom = (db: Kysely<Database>, p: Principal) => db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where(meetingVisible(p, 'm'));
+/** The caller's meetings as `m`; a list passes its window (see meetingVisible) and must keep it on `m.start_at`. */
+const meetingsFrom = (db: Kysely<Database>, p: Principal, window?: StartWindow) =>
+  db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where(meetingVisible(p, 'm', window));
 
-/**
- * The filters as the SQL binds them: emails lowercased, `q` as its LIKE pattern, the transcript
- * flag as the column's 0/1. The builders below only place these values, never transform them,
- * so the list and count statements can be compiled once per shape (prepared.ts `shaped`).
- */
-type BoundFilters = Omit<MeetingFilters, 'q' | 'hasTranscript'> & { qPattern?: string; hasTranscript?: 0 | 1 };
-
-function boundFilters(f: MeetingFilters): BoundFilters {
-  const { q, hasTranscript, participantEmails, ...rest } = f;
-  const out: BoundFilters = { ...rest };
-  if (participantEmails) out.participantEmails = participantEmails.map((e) => e.toLowerCase());
-  if (q !== undefined) out.qPattern = containsPattern(q);
-  if (hasTranscript !== undefined) out.hasTranscript = hasTranscript ? 1 : 0;
-  return out;
-}
-
+/** A list's meetings by the policy's predicate: visible, in the window, matching the filters (see meeting-arms.ts for the other way). */
 function filtered(db: Kysely<Database>, p: Principal, f: BoundFilters) {
-  let q = meetingsFrom(db, p)
+  let q = meetingsFrom(db, p, { from: f.from, to: f.to })
     .where('m.start_at', '>=', f.from)
     .where('m.start_at', '<', f.to);
-  if (f.ownerId !== undefined) q = q.where('m.owner_id', '=', f.ownerId);
-  if (f.dealId !== undefined) q = q.where('m.deal_id', '=', f.dealId);
-  if (f.teamId !== undefined) q = q.where('m.team_id', '=', f.teamId);
-  if (f.status !== undefined) q = q.where('m.status', '=', f.status);
-  if (f.meetingType !== undefined) q = q.where('m.meeting_type', '=', f.meetingType);
-  if (f.hasTranscript !== undefined) q = q.where('m.has_transcript', '=', f.hasTranscript);
-  if (f.accountIds) q = f.accountIds.length ? q.where('m.account_id', 'in', f.accountIds) : q.where(sql<boolean>`1 = 0`);
-  // Participant conditions are correlated EXISTS: they probe one meeting's few participants
-  // through the primary key instead of scanning every participant of the org.
-  if (f.participantEmails?.length) {
-    q = q.where(sql<boolean>`exists (select 1 from participants pe where pe.org_id = m.org_id and pe.meeting_id = m.id and pe.email in (${sql.join(f.participantEmails)}))`);
-  }
-  if (f.qPattern !== undefined) {
-    const pattern = f.qPattern;
-    q = q.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(m.title) like ${pattern} escape '\\'`,
-        sql<boolean>`exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\'))`,
-      ]),
-    );
-  }
+  for (const c of filterConditions(p.orgId, f)) q = q.where(c);
   return q;
 }
 
@@ -120,38 +76,43 @@ function bindPrincipal(b: Binder, p: Principal): Principal {
   };
 }
 
-/** Which filters are present and how long their lists are are facts; what they hold are values. */
-function bindFilters(b: Binder, f: BoundFilters): BoundFilters {
-  const out: BoundFilters = { from: b.value(f.from), to: b.value(f.to) };
-  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'qPattern'] as const;
-  for (const name of optional) if (b.fact(f[name] !== undefined)) (out as Record<string, unknown>)[name] = b.value(f[name]);
-  for (const name of ['accountIds', 'participantEmails'] as const) {
-    const list = f[name];
-    if (b.fact(list === undefined ? -1 : list.length) >= 0) out[name] = list!.map((v) => b.value(v));
-  }
-  return out;
-}
-
 /** How many meetings match, counting no further than cap + 1, in the list's own order (see listMeetings). */
 function cappedCount(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, cap: number) {
+  if (readsByArms(p, f)) return armsCount(db, p, f, order, cap);
   const capped = filtered(db, p, f).select(sql<number>`1`.as('one')).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
   return db.selectFrom(capped.as('c')).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 
-const listStatement = shaped<[Principal, BoundFilters, KeysetOrder, readonly [number, string] | null, number, number | null]>()(
-  (db, p, f, order, after, limit, countCap) => {
-    let q = listColumns(db, filtered(db, p, f));
+type ListArgs = [Principal, BoundFilters, KeysetOrder, readonly [number, string] | null, number, number | null];
+
+function buildList(db: Kysely<Database>, ...[p, f, order, after, limit, countCap]: ListArgs) {
+  let q: ReturnType<typeof listColumns>;
+  if (readsByArms(p, f)) q = listColumns(db, db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where('m.id', 'in', armIds(db, p, f, order, after, limit)));
+  else {
+    q = listColumns(db, filtered(db, p, f));
     if (after) q = q.where(afterPosition('m.start_at', 'm.id', order, after));
-    q = q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
-    // An uncorrelated scalar subquery, run once per statement; its own `meetings as m` shadows the outer one.
-    return countCap !== null && inlinesParticipants(db) ? q.select(cappedCount(db, p, f, order, countCap).as('total_capped')) : q;
-  },
-  // The page size and the cap are facts: both dialects write them into the SQL (literal-limit.ts).
-  (b, p, f, order, after, limit, countCap) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit), b.fact(countCap)],
-  // Each shape walks one keyset index (meetings_start, or its filter's own) whatever the values, so
-  // PostgreSQL's custom plans only cost planning time (plan-cache.ts).
-  { planOnce: true },
-);
+  }
+  q = q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
+  // An uncorrelated scalar subquery, run once per statement; its own `meetings as m` shadows the outer one.
+  return countCap !== null && inlinesParticipants(db) ? q.select(cappedCount(db, p, f, order, countCap).as('total_capped')) : q;
+}
+
+// The page size and the cap are facts: both dialects write them into the SQL (literal-limit.ts).
+const bindList = (b: Binder, ...[p, f, order, after, limit, countCap]: ListArgs): ListArgs => [
+  bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit), b.fact(countCap),
+];
+
+// Each shape walks one keyset index (meetings_start, or its filter's own) or, read by arms, one per
+// arm, whatever the values, so PostgreSQL's custom plans only cost planning time (plan-cache.ts).
+const listStatement = shaped<ListArgs>()(buildList, bindList, { planOnce: true });
+
+/**
+ * A list filtered by participant emails: which to read first, the emails' meetings or the caller's
+ * attendance, depends on which is rarer, so PostgreSQL plans it for its values. A generic plan
+ * guessed one row for each and read a viewer's 7,000 attended meetings to find a buyer's 19
+ * (254 ms against 0.7 ms).
+ */
+const listByEmailStatement = shaped<ListArgs>()(buildList, bindList);
 
 const countStatement = shaped<[Principal, BoundFilters, KeysetOrder, number]>()(
   (db, p, f, order, cap) => cappedCount(db, p, f, order, cap),
@@ -183,7 +144,7 @@ export async function listMeetings(
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
   const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
-  const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await listStatement.execute(db, p, bound, order, after, limit, countCap);
+  const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await (bound.participantEmails?.length ? listByEmailStatement : listStatement).execute(db, p, bound, order, after, limit, countCap);
   const inlineCount = rows[0]?.total_capped;
   if (inlineCount !== undefined) for (const row of rows) delete row.total_capped;
   const listed = await withExternal(db, p.orgId, rows);
