@@ -26,6 +26,7 @@ export function serviceContender(
   dataset: Dataset,
   dataDir: string,
   load: (running: Running, bearer: string) => Promise<Load> | Load,
+  email = DEMO_USER,
 ): Contender {
   return {
     name,
@@ -33,7 +34,7 @@ export function serviceContender(
     role: 'subject',
     process: serviceProcess(dataset.databaseUrl, scratchDir(dataDir)),
     async load(running) {
-      const issued = await issueTokens(dataset, dataDir, running.url, 1);
+      const issued = await issueTokens(dataset, dataDir, running.url, 1, email);
       const bearer = issued.pairs[0]?.accessToken;
       if (!bearer) throw new Error('no token issued');
       return load(running, bearer);
