@@ -6,35 +6,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../support/databases.ts';
-import { ANCHOR, EMAILS, seededStore, type Seeded } from '../mcp/support.ts';
+import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 import { listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import type { KeysetOrder } from '../../src/store/sales/keyset.ts';
+import { attends, meetingVisibleTo, seededWorld, type RawMeeting, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
 
-type Raw = { id: string; start_at: number; owner_id: string; status: string; meeting_type: string; has_transcript: number; title: string };
-type World = { meetings: Raw[]; people: Map<string, { name: string; email: string | null; company: string | null }[]> };
-
-async function load(s: Seeded, orgId: string): Promise<World> {
-  const db = s.store.db;
-  const meetings = await db.selectFrom('meetings').select(['id', 'start_at', 'owner_id', 'status', 'meeting_type', 'has_transcript', 'title']).where('org_id', '=', orgId).execute();
-  const people = new Map<string, { name: string; email: string | null; company: string | null }[]>();
-  for (const r of await db.selectFrom('participants').select(['meeting_id', 'name', 'email', 'company']).where('org_id', '=', orgId).execute()) {
-    const list = people.get(r.meeting_id) ?? [];
-    list.push(r);
-    people.set(r.meeting_id, list);
-  }
-  return { meetings: meetings.map((m) => ({ ...m, start_at: Number(m.start_at), has_transcript: Number(m.has_transcript) })), people };
-}
-
 /** The policy and the filters, from the raw rows. */
 function oracle(w: World, p: Principal, f: MeetingFilters, order: KeysetOrder): string[] {
-  const attended = (id: string) => (w.people.get(id) ?? []).some((x) => x.email === p.email);
-  const visible = (m: Raw) =>
-    p.role === 'admin' || attended(m.id) || (p.role !== 'viewer' && (m.owner_id === p.userId || (p.role === 'manager' && p.managedMemberIds.includes(m.owner_id))));
+  const visible = (m: RawMeeting) => meetingVisibleTo(w, p, m);
   const q = f.q?.toLowerCase();
-  const matches = (m: Raw) =>
+  const matches = (m: RawMeeting) =>
     m.start_at >= f.from &&
     m.start_at < f.to &&
     (f.status === undefined || m.status === f.status) &&
@@ -87,12 +71,7 @@ for (const dialect of dialectsUnderTest()) {
     let world: World;
     let principals: Principal[];
     before(async () => {
-      s = await seededStore(dialect);
-      const admin = await s.principal(EMAILS.ada);
-      await addOddMeetings(s, admin.orgId, await s.principal(EMAILS.mia), await s.principal(EMAILS.vic));
-      world = await load(s, admin.orgId);
-      const users = await s.store.db.selectFrom('users').select('email').where('org_id', '=', admin.orgId).orderBy('email').execute();
-      principals = await Promise.all(users.map((u) => s.principal(u.email)));
+      ({ s, world, principals } = await seededWorld(dialect, (s, c) => addOddMeetings(s, c.ada.orgId, c.mia, c.vic)));
     });
     after(() => s.cleanup());
 
@@ -110,10 +89,9 @@ for (const dialect of dialectsUnderTest()) {
       for (const role of ['admin', 'manager', 'member', 'viewer'] as const) assert.ok(roles.has(role), role);
       // Arms overlap: a member attends meetings they own, so the page merges duplicates.
       const mia = principals.find((p) => p.email === EMAILS.mia)!;
-      const attends = (m: Raw, email: string) => (world.people.get(m.id) ?? []).filter((x) => x.email === email).length;
-      assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(m, mia.email) > 0));
-      assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(m, mia.email) === 0));
-      assert.ok(world.meetings.some((m) => attends(m, EMAILS.vic) > 1));
+      assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) > 0));
+      assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) === 0));
+      assert.ok(world.meetings.some((m) => attends(world, m.id, EMAILS.vic) > 1));
     });
 
     it("keeps to the window's edges in each arm", async () => {

@@ -11,6 +11,7 @@ import * as passageRecencyIndex from './0008-passage-recency-index.ts';
 import * as passageHeadIndex from './0009-passage-head-index.ts';
 import * as passageStatistics from './0010-passage-statistics.ts';
 import * as participantStart from './0011-participant-start.ts';
+import * as meetingOwnerDealIndex from './0012-meeting-owner-deal-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-passage-head-index': passageHeadIndex,
   '0010-passage-statistics': passageStatistics,
   '0011-participant-start': participantStart,
+  '0012-meeting-owner-deal-index': meetingOwnerDealIndex,
 };

@@ -25,16 +25,17 @@ export type DealFilters = {
 
 export type DealSort = 'close_date_asc' | 'close_date_desc' | 'amount_desc' | 'amount_asc';
 
-function base(db: Kysely<Database>, p: Principal) {
+/** The caller's deals with their accounts; `probe` for a lookup of one deal (see dealVisible). */
+function base(db: Kysely<Database>, p: Principal, probe = false) {
   return db
     .selectFrom('deals as d')
     .innerJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'd.org_id').onRef('a.id', '=', 'd.account_id'))
     .where('d.org_id', '=', p.orgId)
-    .where(dealVisible(p, 'd'));
+    .where(dealVisible(p, 'd', { probe }));
 }
 
 export async function findVisibleDeal(db: Kysely<Database>, p: Principal, key: string, domain?: string): Promise<DealRow | undefined> {
-  let q = base(db, p).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
+  let q = base(db, p, true).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
   q = q.where((eb) => eb.or([eb('d.id', '=', key), eb('d.crm_opportunity_id', '=', key)]));
   if (domain) q = q.where('a.domain', '=', domain);
   return q.orderBy('d.id').limit(1).executeTakeFirst();

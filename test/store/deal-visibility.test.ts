@@ -1,0 +1,96 @@
+// Deals for every role (domain.md "Who sees what"), against the policy computed from the raw
+// tables (policy-oracle.ts): lists and counts read the set of deals linked to the caller's visible
+// meetings, one deal's lookup probes that deal's meetings (access/visibility.ts dealVisible), and
+// both must agree with the policy, including deals the caller sees only through a linked meeting.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { dialectsUnderTest } from '../support/databases.ts';
+import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
+import type { Principal } from '../../src/access/principal.ts';
+import { countDeals, findVisibleDeal, listDeals } from '../../src/store/sales/deals.ts';
+import { dealVisibleTo, seededWorld, type World } from './policy-oracle.ts';
+
+const DAY = 86_400_000;
+
+/**
+ * Deals owned by someone else that a caller sees only through a meeting linked to them: one on a
+ * meeting the member owns, one on a meeting she attends, one on a meeting a manager's member owns.
+ * The demo seed has the second kind for managers and viewers but not always for members.
+ */
+async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, member: Principal, viewer: Principal): Promise<void> {
+  const db = s.store.db;
+  const orgId = admin.orgId;
+  const account = (await db.selectFrom('accounts').select('id').where('org_id', '=', orgId).executeTakeFirstOrThrow()).id;
+  const deal = (id: string) => ({
+    org_id: orgId, id, account_id: account, name: `Linked ${id}`, owner_id: admin.userId, team_id: null, stage: 'discovery', status: 'open' as const, amount: 1000, currency: 'USD',
+    close_date: '2026-12-01', crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
+  });
+  const meeting = (id: string, owner: string, dealId: string) => ({
+    org_id: orgId, id, title: `Linked ${id}`, start_at: ANCHOR - 2 * DAY, end_at: ANCHOR - 2 * DAY + 1_800_000, status: 'completed' as const, owner_id: owner,
+    team_id: null, deal_id: dealId, account_id: account, meeting_type: 'external' as const, language: 'en', summary_md: null, key_points: '[]', next_steps: '[]',
+    has_transcript: 0, transcript_reason: 'not_recorded', segment_count: 0, transcript_chars: 0, created_at: ANCHOR,
+  });
+  const managed = manager.managedMemberIds.find((id) => id !== member.userId)!;
+  await db.insertInto('deals').values([deal('deal_linked_own'), deal('deal_linked_attended'), deal('deal_linked_managed')]).execute();
+  await db
+    .insertInto('meetings')
+    .values([meeting('mtg_linked_own', member.userId, 'deal_linked_own'), meeting('mtg_linked_attended', admin.userId, 'deal_linked_attended'), meeting('mtg_linked_managed', managed, 'deal_linked_managed')])
+    .execute();
+  const person = (email: string, id: number) => ({ org_id: orgId, meeting_id: 'mtg_linked_attended', id, email, name: `Person ${id}`, user_id: null, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
+  await db.insertInto('participants').values([person(member.email, 1), person(viewer.email, 2)]).execute();
+}
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`deals by role (${dialect})`, () => {
+    let s: Seeded;
+    let world: World;
+    let principals: Principal[];
+    before(async () => {
+      ({ s, world, principals } = await seededWorld(dialect, (s, c) => addLinkedDeals(s, c.ada, c.max, c.mia, c.vic)));
+    });
+    after(() => s.cleanup());
+
+    const linkedOnly = (p: Principal) =>
+      world.deals.filter((d) => dealVisibleTo(world, p, d) && d.owner_id !== p.userId && !(p.role === 'manager' && p.managedMemberIds.includes(d.owner_id)));
+
+    it('has deals each non-admin role sees only through a linked meeting', async () => {
+      const cases: [string, string[]][] = [
+        [EMAILS.max, ['deal_linked_managed']],
+        [EMAILS.mia, ['deal_linked_own', 'deal_linked_attended']],
+        [EMAILS.vic, ['deal_linked_attended']],
+      ];
+      for (const [email, ids] of cases) {
+        const only = linkedOnly(await s.principal(email)).map((d) => d.id);
+        for (const id of ids) assert.ok(only.includes(id), `${email} ${id}`);
+      }
+      assert.ok(!linkedOnly(await s.principal(EMAILS.vic)).some((d) => d.id === 'deal_linked_own'));
+    });
+
+    it("finds exactly the deals each user may see, one by one", async () => {
+      for (const p of principals) {
+        const found = [];
+        for (const d of world.deals) if (await findVisibleDeal(s.store.db, p, d.id)) found.push(d.id);
+        assert.deepEqual(found, world.deals.filter((d) => dealVisibleTo(world, p, d)).map((d) => d.id), `${p.email} (${p.role})`);
+      }
+    });
+
+    it("lists and counts exactly the deals each user may see", async () => {
+      for (const p of principals) {
+        const want = world.deals
+          .filter((d) => dealVisibleTo(world, p, d))
+          .sort((a, b) => (a.close_date < b.close_date ? -1 : a.close_date > b.close_date ? 1 : a.id < b.id ? -1 : 1))
+          .map((d) => d.id);
+        const seen: string[] = [];
+        let position: [string, string] | null = null;
+        for (let pages = 0; pages < 200; pages++) {
+          const rows = await listDeals(s.store.db, p, {}, 'close_date_asc', position, 8);
+          seen.push(...rows.slice(0, 7).map((r) => r.id));
+          if (rows.length <= 7) break;
+          position = [rows[6]!.close_date, rows[6]!.id];
+        }
+        assert.deepEqual(seen, want, `${p.email} (${p.role})`);
+        assert.equal(await countDeals(s.store.db, p, {}), want.length, `${p.email} count`);
+      }
+    });
+  });
+}
