@@ -150,8 +150,33 @@ function olderKeys(dir: string, request: DatasetRequest, key: string): string[] 
 }
 
 /**
+ * Statistics as a freshly built dataset has them (the seed's refreshStatistics): a migration that
+ * rewrote a table leaves PostgreSQL's visibility map cleared until autovacuum passes (index-only
+ * scans visit the heap) and a new SQLite index without sqlite_stat1 rows.
+ */
+async function refreshStatistics(url: string): Promise<void> {
+  if (url.startsWith('sqlite:')) {
+    const db = new DatabaseSync(url.slice('sqlite:'.length));
+    try {
+      db.exec('analyze');
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * A complete dataset for the same request built under an older schema is migrated forward by the
- * service's own `migrate` command, as a production database would be, and takes the current key:
+ * service's own `migrate` command, as a production database would be (then its statistics are
+ * refreshed, as after a build), and takes the current key:
  * a schema change then costs seconds instead of a rebuild (a 1,000,000-meeting dataset takes half
  * an hour). If it cannot be, it is left alone, and the caller builds afresh (and prunes it).
  */
@@ -167,6 +192,7 @@ async function migrateForward(dir: string, request: DatasetRequest, key: string,
   log(`  migrating dataset ${oldKey} (${request.dialect}) forward to ${key} …`);
   try {
     await runNode(['src/main.ts', 'migrate'], serviceEnv(datasetUrl(dir, request.dialect, oldKey), 'http://127.0.0.1:3000', join(dir, 'scratch')), 3_600_000);
+    await refreshStatistics(datasetUrl(dir, request.dialect, oldKey));
     if (request.dialect === 'sqlite') {
       for (const suffix of ['-wal', '-shm', '']) {
         if (existsSync(join(dir, `${oldKey}.db${suffix}`))) renameSync(join(dir, `${oldKey}.db${suffix}`), join(dir, `${key}.db${suffix}`));

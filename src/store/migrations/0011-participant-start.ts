@@ -55,7 +55,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await sql`drop index participants_email`.execute(db);
   await sql`create index participants_email_start on participants (org_id, email, start_at, meeting_id)`.execute(db);
-  if (isPostgres(db)) await sql`analyze participants`.execute(db);
+  // Statistics for the new column and index on an upgraded database (a new one has no rows to
+  // sample, and statistics of an empty table would mislead the planner once it fills).
+  if ((await sql`select 1 from participants limit 1`.execute(db)).rows.length > 0) await sql`analyze participants`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
