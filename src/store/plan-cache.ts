@@ -5,12 +5,20 @@
 // `start_at` range matches half a percent of the rows, so the joins look dearer per row than in a
 // custom plan, and W1's meeting list was planned on every execution (~0.4 ms of planning against
 // ~0.3 ms of execution; the forced generic plan: 0.01 ms, the same plan). A statement whose plan
-// cannot depend on its values (prepared.ts `planOnce`) runs on a second pool of the store whose
+// cannot depend on its values (prepared.ts `plan: 'once'`) runs on a second pool of the store whose
 // connections force generic plans (`plan_cache_mode`); everything else, search statements
 // included (their plans do depend on their values), keeps PostgreSQL's own choice. Inside a
 // transaction a statement runs on the transaction's connection, as every statement does.
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+
+/**
+ * Leads the text of a statement planned for its values on every execution (prepared.ts
+ * `plan: 'per-call'`): postgres.ts never names such a text, and PostgreSQL plans an unnamed
+ * statement with its parameters' values. A generic plan, which PostgreSQL may settle on after five
+ * runs of a named one, guesses one row for each `email = $n` and can read the common set first.
+ */
+export const PLANNED_PER_CALL = '/* planned per call */ ';
 
 const plannedOnce = new WeakMap<Kysely<Database>, Kysely<Database>>();
 

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PostgresDialect, PostgresQueryCompiler, type QueryCompiler } from 'kysely';
 import { withLiteralLimits } from './literal-limit.ts';
+import { PLANNED_PER_CALL } from './plan-cache.ts';
 
 const INT8_OID = 20;
 
@@ -49,7 +50,7 @@ function nameStatements(client: pg.PoolClient): void {
   const stale = new Set<string>();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
-    if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text)) return query(text, values, ...rest);
+    if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || !NAMEABLE.test(text) || text.startsWith(PLANNED_PER_CALL)) return query(text, values, ...rest);
     const name = statementName(text);
     if (stale.has(name)) return query(text, values);
     if (!named.has(name)) {

@@ -11,7 +11,7 @@
 // The value tuple is given where a statement is defined, so a call's values are type-checked.
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.ts';
-import { plannedOnceDb } from './plan-cache.ts';
+import { PLANNED_PER_CALL, plannedOnceDb } from './plan-cache.ts';
 
 const SLOT = Symbol('prepared slot');
 type Slot = { readonly [SLOT]: number };
@@ -108,18 +108,21 @@ export function shaped<A extends readonly unknown[]>() {
 }
 
 /**
- * `planOnce`: on PostgreSQL, outside a transaction, the statement runs on the store's pool that
- * plans every statement once per connection and reuses the plan, whatever PostgreSQL estimates
- * (plan-cache.ts). Only for a statement whose best plan cannot depend on its values, such as a
- * keyset page over an index; measured before it is set.
+ * How PostgreSQL plans the statement (plan-cache.ts); SQLite plans every statement for its shape.
+ * - `once`: outside a transaction, it runs on the store's pool that plans every statement once per
+ *   connection and reuses the plan, whatever PostgreSQL estimates. Only for a statement whose best
+ *   plan cannot depend on its values, such as a keyset page over an index; measured before it is set.
+ * - `per-call`: it is never named, so every execution is planned for its values. For a statement
+ *   whose best plan does depend on them (which of two rare-or-common sets to read first).
+ * - default: named; PostgreSQL's own choice between custom and generic plans after five runs.
  */
-export type ShapedOptions = { planOnce?: boolean };
+export type ShapedOptions = { plan?: 'once' | 'per-call' };
 
 function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>, bind: (b: Binder, ...args: A) => A, options: ShapedOptions): ShapedStatement<A, R> {
   const compiled = new WeakMap<DialectAdapter, Map<string, { query: CompiledQuery<R>; slots: (number | undefined)[] }>>();
   return {
     async execute(given, ...args) {
-      const db = options.planOnce ? plannedOnceDb(given) : given;
+      const db = options.plan === 'once' ? plannedOnceDb(given) : given;
       const b = new Binder();
       const bound = bind(b, ...args);
       const key = b.key;
@@ -143,7 +146,7 @@ function shapedStatement<A extends readonly unknown[], R>(build: (db: Kysely<Dat
           throw new Error(`shaped statement: the binder misses a fact the SQL depends on (key ${key}):\n${direct.sql}\n${query.sql}`);
         }
       }
-      return (await db.executeQuery<R>({ ...query, parameters })).rows;
+      return (await db.executeQuery<R>({ ...query, sql: options.plan === 'per-call' ? PLANNED_PER_CALL + query.sql : query.sql, parameters })).rows;
     },
   };
 }

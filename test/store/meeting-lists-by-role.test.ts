@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
+import { createUser } from '../../src/store/users.ts';
 import { listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import type { KeysetOrder } from '../../src/store/sales/keyset.ts';
 import { attends, meetingVisibleTo, seededWorld, type RawMeeting, type World } from './policy-oracle.ts';
@@ -21,6 +22,10 @@ function oracle(w: World, p: Principal, f: MeetingFilters, order: KeysetOrder): 
   const matches = (m: RawMeeting) =>
     m.start_at >= f.from &&
     m.start_at < f.to &&
+    (f.ownerId === undefined || m.owner_id === f.ownerId) &&
+    (f.dealId === undefined || m.deal_id === f.dealId) &&
+    (f.teamId === undefined || m.team_id === f.teamId) &&
+    (f.accountIds === undefined || (m.account_id !== null && f.accountIds.includes(m.account_id))) &&
     (f.status === undefined || m.status === f.status) &&
     (f.meetingType === undefined || m.meeting_type === f.meetingType) &&
     (f.hasTranscript === undefined || m.has_transcript === (f.hasTranscript ? 1 : 0)) &&
@@ -63,6 +68,10 @@ async function addOddMeetings(s: Seeded, orgId: string, member: Principal, viewe
     .insertInto('participants')
     .values([person('mtg_odd_0', 1, 'someone@buyer.example'), person('mtg_odd_1', 1, viewer.email), person('mtg_odd_1', 2, viewer.email), person('mtg_odd_2', 1, viewer.email), person('mtg_odd_2', 2, viewer.email)])
     .execute();
+  // A manager who manages no team: read by arms, as a member is. Owns one meeting, attends two.
+  const lone = await createUser(s.store.db, { orgId, email: 'lone.manager@northwind.example', name: 'Lone Manager', role: 'manager' });
+  await s.store.db.updateTable('meetings').set({ owner_id: lone.id }).where('org_id', '=', orgId).where('id', '=', 'mtg_odd_3').execute();
+  await s.store.db.insertInto('participants').values([person('mtg_odd_4', 1, lone.email), person('mtg_odd_5', 1, lone.email)]).execute();
 }
 
 for (const dialect of dialectsUnderTest()) {
@@ -92,6 +101,31 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) > 0));
       assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) === 0));
       assert.ok(world.meetings.some((m) => attends(world, m.id, EMAILS.vic) > 1));
+      assert.ok(principals.some((p) => p.role === 'manager' && p.managedTeamIds.length === 0 && oracle(world, p, whole, 'desc').length === 3));
+      assert.ok(principals.some((p) => p.role === 'manager' && p.managedTeamIds.length > 0));
+    });
+
+    it("pages every user's meetings with each filter that has its own index, as the policy allows", async () => {
+      // A meeting the viewer attended, owned by a seller, with a deal, an account and a team.
+      const vic = principals.find((p) => p.email === EMAILS.vic)!;
+      const m = world.meetings.find((x) => x.deal_id && attends(world, x.id, vic.email) > 0)!;
+      const row = await s.store.db.selectFrom('meetings').select(['team_id', 'account_id']).where('org_id', '=', vic.orgId).where('id', '=', m.id).executeTakeFirstOrThrow();
+      assert.ok(row.team_id && row.account_id);
+      const indexed: MeetingFilters[] = [
+        { ...whole, ownerId: m.owner_id },
+        { ...whole, dealId: m.deal_id! },
+        { ...whole, teamId: row.team_id },
+        { ...whole, accountIds: [row.account_id] },
+      ];
+      for (const f of indexed) {
+        let nonEmpty = 0;
+        for (const p of principals) {
+          const want = oracle(world, p, f, 'desc');
+          if (want.length) nonEmpty += 1;
+          assert.deepEqual(await pageThrough(s, p, f, 'desc', 3), want, `${p.email} ${JSON.stringify(f)}`);
+        }
+        assert.ok(nonEmpty >= 3, JSON.stringify(f));
+      }
     });
 
     it("keeps to the window's edges in each arm", async () => {

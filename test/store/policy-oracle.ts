@@ -4,14 +4,14 @@ import type { Dialect } from '../../src/store/database.ts';
 import { EMAILS, seededStore, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 
-export type RawMeeting = { id: string; start_at: number; owner_id: string; deal_id: string | null; status: string; meeting_type: string; has_transcript: number; title: string };
+export type RawMeeting = { id: string; start_at: number; owner_id: string; deal_id: string | null; team_id: string | null; account_id: string | null; status: string; meeting_type: string; has_transcript: number; title: string };
 export type RawDeal = { id: string; owner_id: string; close_date: string };
 export type Person = { name: string; email: string | null; company: string | null };
 export type World = { meetings: RawMeeting[]; deals: RawDeal[]; people: Map<string, Person[]> };
 
 export async function loadWorld(s: Seeded, orgId: string): Promise<World> {
   const db = s.store.db;
-  const meetings = await db.selectFrom('meetings').select(['id', 'start_at', 'owner_id', 'deal_id', 'status', 'meeting_type', 'has_transcript', 'title']).where('org_id', '=', orgId).execute();
+  const meetings = await db.selectFrom('meetings').select(['id', 'start_at', 'owner_id', 'deal_id', 'team_id', 'account_id', 'status', 'meeting_type', 'has_transcript', 'title']).where('org_id', '=', orgId).execute();
   const deals = await db.selectFrom('deals').select(['id', 'owner_id', 'close_date']).where('org_id', '=', orgId).execute();
   const people = new Map<string, Person[]>();
   for (const r of await db.selectFrom('participants').select(['meeting_id', 'name', 'email', 'company']).where('org_id', '=', orgId).execute()) {

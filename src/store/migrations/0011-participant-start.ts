@@ -26,7 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`update participants p set start_at = m.start_at from meetings m where m.org_id = p.org_id and m.id = p.meeting_id`.execute(db);
     await sql`create function participants_take_start() returns trigger language plpgsql as $$
       begin
-        new.start_at := (select m.start_at from meetings m where m.org_id = new.org_id and m.id = new.meeting_id);
+        -- For share: a concurrent change of the meeting's start is waited for, and its new start read.
+        new.start_at := (select m.start_at from meetings m where m.org_id = new.org_id and m.id = new.meeting_id for share);
         return new;
       end
     $$`.execute(db);

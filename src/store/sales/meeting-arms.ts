@@ -46,7 +46,11 @@ function attendedArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order:
     .where('pa.org_id', '=', p.orgId)
     .where('pa.email', '=', p.email)
     .where('pa.start_at', '>=', f.from)
-    .where('pa.start_at', '<', f.to);
+    .where('pa.start_at', '<', f.to)
+    // The meeting's own start too: a copy that lags a concurrent change can then hide a meeting
+    // from this arm, never bring one from outside the window.
+    .where('m.start_at', '>=', f.from)
+    .where('m.start_at', '<', f.to);
   for (const c of filterConditions(p.orgId, f)) q = q.where(c);
   if (after) q = q.where(afterPosition('pa.start_at', 'pa.meeting_id', order, after));
   return q.orderBy('pa.start_at', order).orderBy('pa.meeting_id', order).limit(limit);

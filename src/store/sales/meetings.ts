@@ -7,7 +7,7 @@ import type { Principal } from '../../access/principal.ts';
 import { attendedExpr, meetingVisible, type StartWindow } from '../../access/visibility.ts';
 import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
-import { bindFilters, boundFilters, filterConditions, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
+import { bindFilters, boundFilters, filterConditions, hasIndexedFilter, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
 import { armIds, armsCount, readsByArms } from './meeting-arms.ts';
 import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
@@ -102,17 +102,19 @@ const bindList = (b: Binder, ...[p, f, order, after, limit, countCap]: ListArgs)
   bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(after !== null) ? [b.value(after![0]), b.value(after![1])] : null, b.fact(limit), b.fact(countCap),
 ];
 
-// Each shape walks one keyset index (meetings_start, or its filter's own) or, read by arms, one per
-// arm, whatever the values, so PostgreSQL's custom plans only cost planning time (plan-cache.ts).
-const listStatement = shaped<ListArgs>()(buildList, bindList, { planOnce: true });
+// Without a filter that has its own index, each shape walks meetings_start or, read by arms, one
+// index per arm, whatever the values: PostgreSQL's custom plans would only cost planning time
+// (plan-cache.ts). W1 runs this.
+const listStatement = shaped<ListArgs>()(buildList, bindList, { plan: 'once' });
 
 /**
- * A list filtered by participant emails: which to read first, the emails' meetings or the caller's
- * attendance, depends on which is rarer, so PostgreSQL plans it for its values. A generic plan
- * guessed one row for each and read a viewer's 7,000 attended meetings to find a buyer's 19
- * (254 ms against 0.7 ms).
+ * A list with an owner, deal, team, account or participant-email filter: which rows to read first
+ * (the filter's, or a member's or viewer's attendance) depends on how rare each is, so PostgreSQL
+ * plans it for its values on every call. Generic plans guessed one row for each and read a viewer's
+ * 7,000 attended meetings first: 250 ms where 0.7 ms would do for a buyer's email, past the 10 s
+ * timeout for a seller's, ~560 ms for an owner.
  */
-const listByEmailStatement = shaped<ListArgs>()(buildList, bindList);
+const listByValueStatement = shaped<ListArgs>()(buildList, bindList, { plan: 'per-call' });
 
 const countStatement = shaped<[Principal, BoundFilters, KeysetOrder, number]>()(
   (db, p, f, order, cap) => cappedCount(db, p, f, order, cap),
@@ -144,7 +146,7 @@ export async function listMeetings(
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
   const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
-  const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await (bound.participantEmails?.length ? listByEmailStatement : listStatement).execute(db, p, bound, order, after, limit, countCap);
+  const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await (hasIndexedFilter(bound) ? listByValueStatement : listStatement).execute(db, p, bound, order, after, limit, countCap);
   const inlineCount = rows[0]?.total_capped;
   if (inlineCount !== undefined) for (const row of rows) delete row.total_capped;
   const listed = await withExternal(db, p.orgId, rows);
