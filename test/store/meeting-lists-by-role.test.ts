@@ -53,7 +53,10 @@ async function pageThrough(s: Seeded, p: Principal, f: MeetingFilters, order: Ke
 
 /**
  * What the demo seed never makes: a member's meeting they do not attend (sellers attend their own),
- * and a meeting where the viewer's email appears twice (an attended arm must not count it twice).
+ * a meeting where the viewer's email appears twice (an attended arm must not count it twice), a
+ * meeting the viewer owns but did not attend (an import or a role change can make one: a viewer
+ * sees only what they attended), and twelve meetings at one start, owned or attended by the member
+ * and the viewer in turn, whose ids do not follow their insertion (each arm must order ties by id).
  */
 async function addOddMeetings(s: Seeded, orgId: string, member: Principal, viewer: Principal): Promise<void> {
   const meeting = (id: string, startAt: number) => ({
@@ -67,6 +70,13 @@ async function addOddMeetings(s: Seeded, orgId: string, member: Principal, viewe
   await s.store.db
     .insertInto('participants')
     .values([person('mtg_odd_0', 1, 'someone@buyer.example'), person('mtg_odd_1', 1, viewer.email), person('mtg_odd_1', 2, viewer.email), person('mtg_odd_2', 1, viewer.email), person('mtg_odd_2', 2, viewer.email)])
+    .execute();
+  await s.store.db.insertInto('meetings').values({ ...meeting('mtg_odd_viewer_owns', ANCHOR - 9 * DAY), owner_id: viewer.userId }).execute();
+  const tied = Array.from({ length: 12 }, (_, i) => meeting(`mtg_tie_${String.fromCharCode(97 + ((i * 7) % 12))}`, ANCHOR - 5 * DAY));
+  await s.store.db.insertInto('meetings').values(tied.map((m, i) => (i % 3 === 0 ? m : { ...m, owner_id: viewer.userId }))).execute();
+  await s.store.db
+    .insertInto('participants')
+    .values(tied.flatMap((m, i) => [...(i % 2 ? [person(m.id, 1, member.email)] : []), ...(i % 3 === 1 ? [person(m.id, 2, viewer.email)] : [])]))
     .execute();
   // A manager who manages no team: read by arms, as a member is. Owns one meeting, attends two.
   const lone = await createUser(s.store.db, { orgId, email: 'lone.manager@northwind.example', name: 'Lone Manager', role: 'manager' });
@@ -101,6 +111,11 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) > 0));
       assert.ok(world.meetings.some((m) => m.owner_id === mia.userId && attends(world, m.id, mia.email) === 0));
       assert.ok(world.meetings.some((m) => attends(world, m.id, EMAILS.vic) > 1));
+      // A viewer's own meeting they did not attend, and ties at one start in both arms.
+      const vic = principals.find((p) => p.email === EMAILS.vic)!;
+      assert.ok(world.meetings.some((m) => m.owner_id === vic.userId && attends(world, m.id, vic.email) === 0));
+      const tiedAt = ANCHOR - 5 * DAY;
+      for (const p of [mia, vic]) assert.ok(oracle(world, p, { from: tiedAt, to: tiedAt + 1 }, 'desc').length >= 4, p.email);
       assert.ok(principals.some((p) => p.role === 'manager' && p.managedTeamIds.length === 0 && oracle(world, p, whole, 'desc').length === 3));
       assert.ok(principals.some((p) => p.role === 'manager' && p.managedTeamIds.length > 0));
     });
@@ -211,6 +226,13 @@ for (const dialect of dialectsUnderTest()) {
         assert.deepEqual(late.map((r) => [r.meeting_id, r.start_at === null ? null : Number(r.start_at)]), [[seen.id, moved], ['mtg_missing', null]].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)));
         const ada = await s.principal(EMAILS.ada);
         assert.deepEqual((await listMeetings(db, ada, { ...later, participantEmails: [person.email] }, 'desc', null, 10)).rows.map((r) => r.id), [seen.id]);
+
+        // A participant moved to another meeting takes that meeting's start (both dialects).
+        const other = world.meetings.find((m) => m.id !== seen.id && m.start_at < ANCHOR - 10 * DAY)!;
+        await db.updateTable('participants').set({ meeting_id: other.id }).where('org_id', '=', orgId).where('meeting_id', '=', seen.id).where('id', '=', 9001).execute();
+        const movedRow = await db.selectFrom('participants').select('start_at').where('org_id', '=', orgId).where('meeting_id', '=', other.id).where('id', '=', 9001).executeTakeFirstOrThrow();
+        assert.equal(Number(movedRow.start_at), other.start_at);
+        assert.deepEqual((await listMeetings(db, ada, { ...whole, participantEmails: [person.email] }, 'desc', null, 10)).rows.map((r) => r.id), [other.id]);
       } finally {
         await db.deleteFrom('participants').where('org_id', '=', vic.orgId).where('email', '=', 'late@buyer.example').execute();
         await db.updateTable('meetings').set({ start_at: seen.start_at }).where('org_id', '=', vic.orgId).where('id', '=', seen.id).execute();

@@ -12,6 +12,7 @@ import * as passageHeadIndex from './0009-passage-head-index.ts';
 import * as passageStatistics from './0010-passage-statistics.ts';
 import * as participantStart from './0011-participant-start.ts';
 import * as meetingOwnerDealIndex from './0012-meeting-owner-deal-index.ts';
+import * as participantMoves from './0013-participant-moves.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-passage-statistics': passageStatistics,
   '0011-participant-start': participantStart,
   '0012-meeting-owner-deal-index': meetingOwnerDealIndex,
+  '0013-participant-moves': participantMoves,
 };
