@@ -10,7 +10,7 @@
 // keep the predicate (their managed members' meetings would be an arm per member), and so does a
 // list with a filter that has its own index (owner, deal, team, account, a participant's email),
 // which reads few rows that way.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { afterPosition, type KeysetOrder } from './keyset.ts';
@@ -32,21 +32,26 @@ function ownArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: Keys
   return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
 }
 
-/**
- * The meetings the caller attended in the window that match, in the list's order, at most `limit`:
- * walked from the caller's attendance by start (the copy equals the meeting's own start), each
- * joined to its meeting for the filters. Distinct, since an email may appear twice in one meeting.
- */
-function attendedArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
-  let q = db
+/** The caller's attendance in the window, by each participant's copy of its meeting's start: distinct, since an email may appear twice in one meeting. */
+function attendance(db: Kysely<Database>, p: Principal, f: BoundFilters) {
+  return db
     .selectFrom('participants as pa')
-    .innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'pa.org_id').onRef('m.id', '=', 'pa.meeting_id'))
     .select(['pa.meeting_id as id', 'pa.start_at'])
     .distinct()
     .where('pa.org_id', '=', p.orgId)
     .where('pa.email', '=', p.email)
     .where('pa.start_at', '>=', f.from)
-    .where('pa.start_at', '<', f.to)
+    .where('pa.start_at', '<', f.to);
+}
+
+/**
+ * The meetings the caller attended in the window that match, in the list's order, at most `limit`:
+ * walked from the caller's attendance by start (the copy equals the meeting's own start), each
+ * joined to its meeting for the filters.
+ */
+function attendedArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
+  let q = attendance(db, p, f)
+    .innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'pa.org_id').onRef('m.id', '=', 'pa.meeting_id'))
     // The meeting's own start too: a copy that lags a concurrent change can then hide a meeting
     // from this arm, never bring one from outside the window.
     .where('m.start_at', '>=', f.from)
@@ -56,10 +61,13 @@ function attendedArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order:
   return q.orderBy('pa.start_at', order).orderBy('pa.meeting_id', order).limit(limit);
 }
 
+/** An arm's meeting ids, as one column `id` (what the union and the page's `in` read). */
+const ids = <DB, TB extends keyof DB, O extends { id: string }>(db: Kysely<Database>, arm: SelectQueryBuilder<DB, TB, O>) => db.selectFrom(arm.as('arm')).select('arm.id');
+
 function arms(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
-  const attended = db.selectFrom(attendedArm(db, p, f, order, after, limit).as('arm')).select('arm.id');
+  const attended = ids(db, attendedArm(db, p, f, order, after, limit));
   if (p.role === 'viewer') return [attended];
-  return [attended, db.selectFrom(ownArm(db, p, f, order, after, limit).as('arm')).select('arm.id')];
+  return [attended, ids(db, ownArm(db, p, f, order, after, limit))];
 }
 
 /** Ids of at most 2 × `limit` meetings that hold the page after `after`: the page is the first `limit` of them in the list's order. */
@@ -69,11 +77,21 @@ export function armIds(db: Kysely<Database>, p: Principal, f: BoundFilters, orde
 }
 
 /**
- * How many meetings match, counting no further than cap + 1: the distinct ids of each arm's first
- * cap + 1. Exact up to the cap (every arm was read whole), and over it whenever the true count is.
+ * How many meetings match, counting no further than cap + 1. Each arm is read no further than
+ * cap + 1, and either one past the cap puts the union past it, so only when both are within it is
+ * their union counted (CASE evaluates its subqueries only when reached, on both engines): exact up
+ * to the cap, and over it whenever the true count is. With no filter on the meeting, the attended
+ * arm reads the attendance index alone. A member at 1,000,000 meetings (2,296 own meetings in 30
+ * days) counted the union of both arms' first 501 through each attended meeting's row: ~2 ms of a
+ * ~2.1 ms page on SQLite, where the page alone takes ~0.2 ms at any size.
  */
 export function armsCount(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, cap: number) {
-  const [first, ...rest] = arms(db, p, f, order, null, cap + 1);
-  const distinct = rest.reduce((all, arm) => all.union(arm), first!);
-  return db.selectFrom(distinct.as('c')).select((eb) => eb.fn.countAll<number>().as('n'));
+  const counted = (q: ReturnType<typeof ids>) => db.selectFrom(q.as('c')).select((eb) => eb.fn.countAll<number>().as('n'));
+  const byIndex = filterConditions(p.orgId, f).length === 0;
+  const attended = ids(db, byIndex ? attendance(db, p, f).orderBy('pa.start_at', order).orderBy('pa.meeting_id', order).limit(cap + 1) : attendedArm(db, p, f, order, null, cap + 1));
+  if (p.role === 'viewer') return counted(attended);
+  const own = ids(db, ownArm(db, p, f, order, null, cap + 1));
+  return db.selectNoFrom(
+    sql<number>`case when (${counted(own)}) > ${sql.lit(cap)} or (${counted(attended)}) > ${sql.lit(cap)} then ${sql.lit(cap + 1)} else (${counted(attended.union(own))}) end`.as('n'),
+  );
 }
