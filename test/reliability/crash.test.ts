@@ -19,18 +19,39 @@ import type { CookieJar } from '../support/cookie-jar.ts';
 
 type Chain = { client: Client; tokens: Tokens; /** a refresh was in flight when the process died */ unknown: boolean };
 
+/**
+ * Starts the service and waits until this child says it is listening, then answers /healthz: a
+ * port picked by freePort can be taken by another suite's server before the child binds it, and
+ * that server's /healthz must not pass for this child's (the child then exits: EADDRINUSE).
+ */
 async function startChild(env: Record<string, string>, base: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], { env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, 'serve'], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited: ${stderr.slice(0, 500)}`);
-    const up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const up = stdout.includes('is running') && (await fetch(`${base}/healthz`).then((r) => r.ok, () => false));
     if (up) return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
   throw new Error('the service did not start');
+}
+
+/** The child on a port of its own: a fresh port when another process took the one picked. */
+async function startOnFreePort(settings: (base: string, port: number) => Record<string, string>): Promise<{ child: ChildProcess; base: string; env: Record<string, string> }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const env = settings(base, port);
+    try {
+      return { child: await startChild(env, base), base, env };
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
 }
 
 describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
@@ -41,14 +62,11 @@ describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
   let child: ChildProcess | undefined;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    env = {
+    ({ child, base, env } = await startOnFreePort((base, port) => ({
       APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: `sqlite:${path}`, DATA_DIR: dir,
       HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       OAUTH_REGISTER_PER_HOUR: '1000000', OAUTH_REQUESTS_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
-    };
-    child = await startChild(env, base);
+    })));
   });
   after(() => {
     child?.kill('SIGKILL');
