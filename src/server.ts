@@ -32,9 +32,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // Abandoned clients, expired codes, pending requests, grace responses, sessions and sign-in attempts; the timer is unref'd.
   const stopOAuthJobs = startOAuthJobs(ctx);
 
+  // A port already taken (EADDRINUSE) or not ours to bind (EACCES) fails the start; what was opened
+  // for it is closed, so a caller that starts again (on another port) leaks nothing.
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
+  }).catch(async (error: unknown) => {
+    stopOAuthJobs();
+    await Promise.allSettled([store.close(), limits.close()]);
+    throw error;
   });
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;

@@ -10,7 +10,9 @@ export async function serveCommand(): Promise<number> {
   if (config.database.kind === 'sqlite' && config.env === 'production') {
     logger.warn('running production on SQLite: one instance only; use PostgreSQL to run several');
   }
-  const service = await startService(config, logger);
+  const service = await startService(config, logger).catch((error: unknown) => {
+    throw listenHint(error, config.port);
+  });
   // The demo dataset loads in the background on a first development start; a stop signal aborts it.
   const seeding = new AbortController();
   const seeded = seedOnFirstStart(service.ctx, seeding.signal).catch((error: unknown) => {
@@ -55,4 +57,14 @@ export async function serveCommand(): Promise<number> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+}
+
+/** What an operator does about a port that cannot be bound; the system's own message stays in front. */
+function listenHint(error: unknown, port: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof Error) || (code !== 'EADDRINUSE' && code !== 'EACCES')) return error;
+  const hint = code === 'EADDRINUSE'
+    ? `another process is listening on port ${port}: stop it, or set PORT (and BASE_URL) to a free port`
+    : `this user may not listen on port ${port}: set PORT to 1024 or above, or run behind a proxy`;
+  return Object.assign(new Error(`${error.message} (${hint})`), { code });
 }

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
+import { createServer } from 'node:net';
 import { childEnv, MAIN } from '../support/cli.ts';
 import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
-import { freePort } from '../support/service.ts';
+import { onFreePort } from '../support/service.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
@@ -22,6 +23,30 @@ function start(args: string[], env: Record<string, string>): { child: ChildProce
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, output: () => out, exited };
+}
+
+type Started = ReturnType<typeof start> & { port: number };
+
+/**
+ * `serve` on a port of its own, once it has printed its banner (written after it listens). If the
+ * port picked was taken by another suite's server meanwhile, the child exits with EADDRINUSE and
+ * starts again on a fresh port: without the banner, that server's /healthz would pass for ours.
+ */
+async function serving(args: string[], env: (port: number) => Record<string, string>): Promise<Started> {
+  return onFreePort(async (port) => {
+    const proc = start(args, env(port));
+    const until = Date.now() + 20_000;
+    let exited = false;
+    void proc.exited.then(() => (exited = true));
+    while (!proc.output().includes('is running')) {
+      if (exited || Date.now() > until) {
+        proc.child.kill('SIGKILL');
+        throw new Error(`serve did not start: ${proc.output().slice(0, 800)}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { ...proc, port };
+  });
 }
 
 async function waitFor(url: string, deadlineMs: number): Promise<Response> {
@@ -55,8 +80,8 @@ describe('the service process', () => {
   for (const dialect of dialectsUnderTest()) {
     it(`should serve /healthz on ${dialect}, then stop cleanly on SIGTERM`, async () => {
       const database = await createTestDatabase(dialect);
-      const port = await freePort();
-      const proc = start([MAIN, 'serve'], { PORT: String(port), BASE_URL: `http://localhost:${port}`, DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-p-')) });
+      const proc = await serving([MAIN, 'serve'], (port) => ({ PORT: String(port), BASE_URL: `http://localhost:${port}`, DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-p-')) }));
+      const { port } = proc;
       try {
         // Generous deadline on a shared machine; the issue's 5 s is what `npm start` shows an operator.
         const res = await waitFor(`http://127.0.0.1:${port}/healthz`, 20_000);
@@ -78,10 +103,9 @@ describe('the service process', () => {
   for (const demoIdp of ['false', 'true'] as const) {
     it(`should ${demoIdp === 'true' ? '' : 'not '}load oidc-provider when DEMO_IDP=${demoIdp}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
-      const port = await freePort();
       const record = join(dir, 'packages.txt');
-      const env = { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, DEMO_IDP: demoIdp, RECORD_PACKAGES_TO: record };
-      const proc = start(['--import', RECORD_PACKAGES, MAIN, 'serve'], env);
+      const proc = await serving(['--import', RECORD_PACKAGES, MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, DEMO_IDP: demoIdp, RECORD_PACKAGES_TO: record }));
+      const { port } = proc;
       try {
         assert.equal((await waitFor(`http://127.0.0.1:${port}/readyz`, 20_000)).status, 200);
         proc.child.kill('SIGTERM');
@@ -95,10 +119,28 @@ describe('the service process', () => {
     });
   }
 
+  it('should exit 1 with what to do when its port is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
+    const holder = createServer();
+    const port = await onFreePort((port) => new Promise<number>((resolve, reject) => {
+      holder.once('error', reject);
+      holder.listen(port, '127.0.0.1', () => resolve(port));
+    }));
+    const proc = start([MAIN, 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir });
+    try {
+      assert.equal(await proc.exited, 1, proc.output());
+      assert.match(proc.output(), new RegExp(`EADDRINUSE.*another process is listening on port ${port}: stop it, or set PORT`));
+      assert.doesNotMatch(proc.output(), /is running|\n\s+at /, 'no banner and no stack trace');
+    } finally {
+      proc.child.kill('SIGKILL');
+      holder.close();
+    }
+  });
+
   it('should create the SQLite file and stop on SIGINT (Ctrl-C)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
-    const port = await freePort();
-    const proc = start([MAIN, 'serve'], { PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'sub', 'x.db')}`, DATA_DIR: dir });
+    const proc = await serving([MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'sub', 'x.db')}`, DATA_DIR: dir }));
+    const { port } = proc;
     try {
       assert.equal((await waitFor(`http://127.0.0.1:${port}/healthz`, 20_000)).status, 200);
       const db = new DatabaseSync(join(dir, 'sub', 'x.db'));

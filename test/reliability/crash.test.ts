@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { MAIN, childEnv } from '../support/cli.ts';
-import { freePort } from '../support/service.ts';
+import { onFreePort } from '../support/service.ts';
 import { authorizeCode, browserFor, exchangeCode, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from './support/oauth-flow.ts';
 import { pkcePair } from '../support/pkce.ts';
 import type { CookieJar } from '../support/cookie-jar.ts';
@@ -42,16 +42,11 @@ async function startChild(env: Record<string, string>, base: string): Promise<Ch
 
 /** The child on a port of its own: a fresh port when another process took the one picked. */
 async function startOnFreePort(settings: (base: string, port: number) => Record<string, string>): Promise<{ child: ChildProcess; base: string; env: Record<string, string> }> {
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+  return onFreePort(async (port) => {
     const base = `http://localhost:${port}`;
     const env = settings(base, port);
-    try {
-      return { child: await startChild(env, base), base, env };
-    } catch (error) {
-      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
-    }
-  }
+    return { child: await startChild(env, base), base, env };
+  });
 }
 
 describe('crash safety: kill -9 under load, then restart (SQLite)', () => {

@@ -16,7 +16,7 @@ import { startService, type RunningService } from '../../src/server.ts';
 import { issueGrantTokens } from '../../src/auth-server/index.ts';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { createUser } from '../../src/store/users.ts';
-import { freePort } from '../support/service.ts';
+import { onFreePort } from '../support/service.ts';
 import { mcpRequest, refreshTokens, registerClient } from './support/oauth-flow.ts';
 import { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from './support/own-dependencies.ts';
 
@@ -41,15 +41,17 @@ describe('dependency outages (own PostgreSQL and Redis)', () => {
 
   before(async () => {
     [pg, redis] = await Promise.all([startOwnPostgres(), startOwnRedis()]);
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    const config = loadConfig({
-      APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: pg.url, REDIS_URL: redis.url,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-outage-')), HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      MCP_USER_REQUESTS_PER_MINUTE: String(USER_LIMIT),
-    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'aas-outage-'));
+    const secrets = { HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     const sink = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
-    service = await startService(config, pino({ level: 'info' }, sink));
+    service = await onFreePort(async (port) => {
+      base = `http://localhost:${port}`;
+      const config = loadConfig({
+        APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: pg.url, REDIS_URL: redis.url,
+        DATA_DIR: dataDir, ...secrets, MCP_USER_REQUESTS_PER_MINUTE: String(USER_LIMIT),
+      });
+      return startService(config, pino({ level: 'info' }, sink));
+    });
     const db = service.ctx.store.db;
     const org = await createOrganization(db, { name: 'Outage Org', domains: ['outage.example'], license: { plan: 'paid', trialEndsAt: null, seats: 10 } });
     orgId = org.id;

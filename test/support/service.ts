@@ -8,8 +8,8 @@ import type { Logger } from '../../src/log.ts';
 import type { Dialect } from '../../src/store/database.ts';
 import { startService, type RunningService } from '../../src/server.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
-import { freePort } from './free-port.ts';
-export { freePort };
+import { freePort, onFreePort } from './free-port.ts';
+export { freePort, onFreePort };
 
 export type TestService = RunningService & {
   baseUrl: string;
@@ -26,20 +26,22 @@ export type TestServiceOptions = {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const database = await createTestDatabase(options.dialect ?? 'sqlite');
-  const port = await freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config = loadConfig({
-    APP_ENV: 'development',
-    PORT: String(port),
-    BASE_URL: baseUrl,
-    DATABASE_URL: database.url,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-data-')),
-    LOG_LEVEL: 'silent',
-    LOG_FORMAT: 'json',
-    ...options.env,
-  });
   const logger = options.logger ?? pino({ level: 'silent' });
-  const service = await startService(config, logger);
+  const dataDir = mkdtempSync(join(tmpdir(), 'aas-data-'));
+  const { service, baseUrl } = await onFreePort(async (port) => {
+    const baseUrl = `http://localhost:${port}`;
+    const config = loadConfig({
+      APP_ENV: 'development',
+      PORT: String(port),
+      BASE_URL: baseUrl,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      LOG_FORMAT: 'json',
+      ...options.env,
+    });
+    return { service: await startService(config, logger), baseUrl };
+  });
   return {
     ...service,
     baseUrl,

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/load.ts';
 import type { Logger } from '../../../src/log.ts';
 import { startService, type RunningService } from '../../../src/server.ts';
-import { freePort } from '../../support/service.ts';
+import { onFreePort } from '../../support/service.ts';
 
 export type Proxy = { url: string; port: number; hits: number[]; close(): Promise<void> };
 
@@ -40,8 +40,13 @@ export async function startProxy(backends: () => string[], options: { clientAddr
     });
     req.pipe(upstream);
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const port = await onFreePort((port) => new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve(port);
+    });
+  }));
   return {
     url: `http://localhost:${port}`,
     port,
@@ -78,9 +83,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     ...options.env,
   };
   for (let i = 0; i < (options.size ?? 2); i++) {
-    const port = await freePort();
-    const service = await startService(loadConfig({ ...env, PORT: String(port) }), options.logger ?? pino({ level: 'silent' }));
-    instances.push({ ...service, direct: `http://127.0.0.1:${port}` });
+    instances.push(await onFreePort(async (port) => ({
+      ...(await startService(loadConfig({ ...env, PORT: String(port) }), options.logger ?? pino({ level: 'silent' }))),
+      direct: `http://127.0.0.1:${port}`,
+    })));
   }
   return {
     proxy,
