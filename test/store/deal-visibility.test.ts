@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
-import { countDeals, findVisibleDeal, listDeals } from '../../src/store/sales/deals.ts';
-import { dealVisibleTo, seededWorld, type World } from './policy-oracle.ts';
+import { countDeals, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { dealVisibleTo, meetingVisibleTo, seededWorld, type RawDeal, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
 
@@ -38,6 +38,45 @@ async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, m
     .execute();
   const person = (email: string, id: number) => ({ org_id: orgId, meeting_id: 'mtg_linked_attended', id, email, name: `Person ${id}`, user_id: null, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
   await db.insertInto('participants').values([person(member.email, 1), person(viewer.email, 2)]).execute();
+}
+
+const SORTS: Record<DealSort, { key: (d: RawDeal) => string | number; dir: 1 | -1 }> = {
+  close_date_asc: { key: (d) => d.close_date, dir: 1 },
+  close_date_desc: { key: (d) => d.close_date, dir: -1 },
+  amount_desc: { key: (d) => d.amount, dir: -1 },
+  amount_asc: { key: (d) => d.amount, dir: 1 },
+};
+
+/** The deals a filter keeps, by the filter's words (tools.md get_deals), from the raw rows. */
+function keeps(w: World, p: Principal, f: DealFilters, d: RawDeal): boolean {
+  const has = (text: string) => text.toLowerCase().includes(f.search!.toLowerCase());
+  return (
+    (f.search === undefined || has(d.name) || has(d.account_name) || has(d.account_domain)) &&
+    (f.ownerId === undefined || d.owner_id === f.ownerId) &&
+    (f.teamId === undefined || d.team_id === f.teamId) &&
+    (f.status === undefined || d.status === f.status) &&
+    (f.stages === undefined || f.stages.includes(d.stage)) &&
+    (f.closeFrom === undefined || d.close_date >= f.closeFrom) &&
+    (f.closeTo === undefined || d.close_date <= f.closeTo) &&
+    (f.amountMin === undefined || d.amount >= f.amountMin) &&
+    (f.amountMax === undefined || d.amount <= f.amountMax) &&
+    (f.accountDomain === undefined || d.account_domain === f.accountDomain) &&
+    (f.upcomingAfter === undefined || w.meetings.some((m) => m.deal_id === d.id && m.status === 'scheduled' && m.start_at > f.upcomingAfter! && meetingVisibleTo(w, p, m)))
+  );
+}
+
+/** Every page of a list, seven deals a page (the eighth says there is more), as the tool pages it. */
+async function everyPage(s: Seeded, p: Principal, f: DealFilters, sort: DealSort): Promise<string[]> {
+  const seen: string[] = [];
+  let position: [string | number, string] | null = null;
+  for (let pages = 0; pages < 200; pages++) {
+    const rows = await listDeals(s.store.db, p, f, sort, position, 8);
+    seen.push(...rows.slice(0, 7).map((r) => r.id));
+    if (rows.length <= 7) break;
+    const last = rows[6]!;
+    position = [sort.startsWith('amount') ? Number(last.amount) : last.close_date, last.id];
+  }
+  return seen;
 }
 
 for (const dialect of dialectsUnderTest()) {
@@ -91,6 +130,45 @@ for (const dialect of dialectsUnderTest()) {
         assert.deepEqual(seen, want, `${p.email} (${p.role})`);
         assert.equal(await countDeals(s.store.db, p, {}), want.length, `${p.email} count`);
       }
+    });
+
+    // Each filter alone and a few together, every sort, every user: the list's pages and the count
+    // (which reads the deals alone unless a filter needs the account) against the oracle.
+    it('lists and counts exactly under each filter and sort', async () => {
+      const deals = world.deals;
+      const byAmount = deals.map((d) => d.amount).sort((a, b) => a - b);
+      const byClose = deals.map((d) => d.close_date).sort();
+      const quartile = <T>(xs: T[], q: number) => xs[Math.floor((xs.length - 1) * q)]!;
+      const someTeam = deals.find((d) => d.team_id)!.team_id!;
+      const someDomain = deals[Math.floor(deals.length / 2)]!.account_domain;
+      const word = deals[0]!.account_name.split(/\s+/)[0]!.toLowerCase();
+      const filters: DealFilters[] = [
+        { status: 'open' },
+        { status: 'won' },
+        { stages: [...new Set(deals.map((d) => d.stage))].slice(0, 2) },
+        { closeFrom: quartile(byClose, 0.25), closeTo: quartile(byClose, 0.75) },
+        { amountMin: quartile(byAmount, 0.5) },
+        { amountMax: quartile(byAmount, 0.5), status: 'open' },
+        { ownerId: deals.find((d) => principals.some((p) => p.role === 'member' && p.userId === d.owner_id))!.owner_id },
+        { teamId: someTeam },
+        { search: word },
+        { accountDomain: someDomain },
+        { upcomingAfter: ANCHOR },
+        { search: word, status: 'open', amountMin: quartile(byAmount, 0.25) },
+      ];
+      const kinds = new Set<string>();
+      for (const f of filters) {
+        for (const p of principals) {
+          const visible = deals.filter((d) => dealVisibleTo(world, p, d) && keeps(world, p, f, d));
+          if (visible.length > 0) kinds.add(JSON.stringify(f));
+          for (const [sort, { key, dir }] of Object.entries(SORTS) as [DealSort, (typeof SORTS)[DealSort]][]) {
+            const want = [...visible].sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.id < b.id ? -dir : dir)).map((d) => d.id);
+            assert.deepEqual(await everyPage(s, p, f, sort), want, `${p.email} (${p.role}) ${JSON.stringify(f)} ${sort}`);
+          }
+          assert.equal(await countDeals(s.store.db, p, f), visible.length, `${p.email} (${p.role}) count ${JSON.stringify(f)}`);
+        }
+      }
+      assert.deepEqual(filters.map((f) => JSON.stringify(f)).filter((f) => !kinds.has(f)), [], 'every filter keeps some deal for someone');
     });
   });
 }

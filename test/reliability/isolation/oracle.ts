@@ -7,7 +7,7 @@ import type { Database } from '../../../src/store/schema.ts';
 type Role = 'admin' | 'manager' | 'member' | 'viewer';
 
 export type Snapshot = {
-  /** Every id of every record kind → its organization. */
+  /** Every id of every record kind → its organization (the demo data's ids are unique across organizations; attendance is keyed by both). */
   orgOf: Map<string, string>;
   users: { id: string; org: string; email: string; role: Role; status: string }[];
   emailsByOrg: Map<string, Set<string>>;
@@ -18,12 +18,14 @@ export type Snapshot = {
   documents: { id: string; org: string; visibility: string; team: string | null }[];
   teams: { id: string; org: string; parent: string | null }[];
   members: { team: string; user: string; manager: boolean }[];
-  /** meeting id → emails of its participants. */
+  /** attendeeKey(org, meeting id) → emails of its participants (ids are unique within an org only). */
   attendees: Map<string, Set<string>>;
   restricted: Map<string, boolean>;
   /** Names, titles and domains per org, for generated search arguments. */
   words: Map<string, string[]>;
 };
+
+export const attendeeKey = (org: string, meetingId: string) => `${org}\u0000${meetingId}`;
 
 export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
   const orgOf = new Map<string, string>();
@@ -41,15 +43,16 @@ export async function loadSnapshot(db: Kysely<Database>): Promise<Snapshot> {
   const accounts = note(await db.selectFrom('accounts').select(['id', 'org_id', 'domain', 'name']).execute());
   note(await db.selectFrom('organizations').select(['id', 'id as org_id']).execute());
   const members = await db.selectFrom('team_members').select(['team_id', 'user_id', 'is_manager']).execute();
-  const participants = await db.selectFrom('participants').select(['meeting_id', 'email']).execute();
+  const participants = await db.selectFrom('participants').select(['org_id', 'meeting_id', 'email']).execute();
   const orgs = await db.selectFrom('organizations').selectAll().execute();
 
   const attendees = new Map<string, Set<string>>();
   for (const p of participants) {
     if (!p.email) continue;
-    const set = attendees.get(p.meeting_id) ?? new Set<string>();
+    const key = attendeeKey(p.org_id, p.meeting_id);
+    const set = attendees.get(key) ?? new Set<string>();
     set.add(p.email);
-    attendees.set(p.meeting_id, set);
+    attendees.set(key, set);
   }
   const emailsByOrg = new Map<string, Set<string>>();
   for (const u of users) emailsByOrg.set(u.org_id, (emailsByOrg.get(u.org_id) ?? new Set()).add(u.email));
@@ -111,7 +114,7 @@ export function visibilityOf(s: Snapshot, userId: string): Visibility {
     }
   }
   const managedMembers = new Set(s.members.filter((m) => managed.has(m.team)).map((m) => m.user));
-  const attended = (meetingId: string) => s.attendees.get(meetingId)?.has(user.email) ?? false;
+  const attended = (meetingId: string) => s.attendees.get(attendeeKey(org, meetingId))?.has(user.email) ?? false;
 
   const meetings = new Set<string>();
   for (const m of s.meetings) {
@@ -122,7 +125,7 @@ export function visibilityOf(s: Snapshot, userId: string): Visibility {
     if (ok) meetings.add(m.id);
   }
   const details = new Set([...meetings].filter((id) => role === 'admin' || !s.restricted.get(org) || attended(id)));
-  const linked = new Set(s.meetings.filter((m) => meetings.has(m.id) && m.deal).map((m) => m.deal!));
+  const linked = new Set(s.meetings.filter((m) => m.org === org && meetings.has(m.id) && m.deal).map((m) => m.deal!));
   const deals = new Set<string>();
   for (const d of s.deals) {
     if (d.org !== org) continue;
