@@ -9,7 +9,7 @@
 // connections force generic plans (`plan_cache_mode`); everything else, search statements
 // included (their plans do depend on their values), keeps PostgreSQL's own choice. Inside a
 // transaction a statement runs on the transaction's connection, as every statement does.
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
@@ -30,4 +30,15 @@ export function usePlannedOnce(db: Kysely<Database>, target: Kysely<Database>): 
 /** Where a planned-once statement given `db` runs: its store's planned-once pool, or `db` itself (SQLite, a transaction). */
 export function plannedOnceDb(db: Kysely<Database>): Kysely<Database> {
   return plannedOnce.get(db) ?? db;
+}
+
+/**
+ * Runs an ordinary query planned for its values on every execution (see PLANNED_PER_CALL), for a
+ * query whose best plan depends on whose it is: a deal list's set of the caller's deals, or a
+ * probe of the caller's attendance, is a few rows for one user and thousands for another. SQLite
+ * reads the prefix as a comment.
+ */
+export async function executePlannedPerCall<R>(db: Kysely<Database>, query: Compilable<R>): Promise<R[]> {
+  const compiled = query.compile();
+  return (await db.executeQuery<R>({ ...compiled, sql: PLANNED_PER_CALL + compiled.sql })).rows;
 }

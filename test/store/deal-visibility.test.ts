@@ -15,7 +15,8 @@ const DAY = 86_400_000;
 /**
  * Deals owned by someone else that a caller sees only through a meeting linked to them: one on a
  * meeting the member owns, one on a meeting she attends, one on a meeting a manager's member owns.
- * The demo seed has the second kind for managers and viewers but not always for members.
+ * The demo seed has the second kind for managers and viewers but not always for members. And the
+ * other way round, deals no meeting links, seen only by their owner and the owner's manager.
  */
 async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, member: Principal, viewer: Principal): Promise<void> {
   const db = s.store.db;
@@ -32,6 +33,8 @@ async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, m
   });
   const managed = manager.managedMemberIds.find((id) => id !== member.userId)!;
   await db.insertInto('deals').values([deal('deal_linked_own'), deal('deal_linked_attended'), deal('deal_linked_managed')]).execute();
+  // And deals seen only as their owner's (or the owner's manager's): no meeting links them.
+  await db.insertInto('deals').values([{ ...deal('deal_owned_unmet'), owner_id: member.userId }, { ...deal('deal_managed_unmet'), owner_id: managed }]).execute();
   await db
     .insertInto('meetings')
     .values([meeting('mtg_linked_own', member.userId, 'deal_linked_own'), meeting('mtg_linked_attended', admin.userId, 'deal_linked_attended'), meeting('mtg_linked_managed', managed, 'deal_linked_managed')])
@@ -103,6 +106,13 @@ for (const dialect of dialectsUnderTest()) {
         for (const id of ids) assert.ok(only.includes(id), `${email} ${id}`);
       }
       assert.ok(!linkedOnly(await s.principal(EMAILS.vic)).some((d) => d.id === 'deal_linked_own'));
+    });
+
+    it('has deals seen only through their owner, linked to no meeting', async () => {
+      for (const id of ['deal_owned_unmet', 'deal_managed_unmet']) assert.ok(!world.meetings.some((m) => m.deal_id === id), id);
+      const sees = async (email: string, id: string) => dealVisibleTo(world, await s.principal(email), world.deals.find((d) => d.id === id)!);
+      assert.deepEqual([await sees(EMAILS.mia, 'deal_owned_unmet'), await sees(EMAILS.max, 'deal_owned_unmet'), await sees(EMAILS.vic, 'deal_owned_unmet')], [true, true, false]);
+      assert.deepEqual([await sees(EMAILS.max, 'deal_managed_unmet'), await sees(EMAILS.mia, 'deal_managed_unmet')], [true, false]);
     });
 
     it("finds exactly the deals each user may see, one by one", async () => {

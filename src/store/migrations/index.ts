@@ -13,6 +13,7 @@ import * as passageStatistics from './0010-passage-statistics.ts';
 import * as participantStart from './0011-participant-start.ts';
 import * as meetingOwnerDealIndex from './0012-meeting-owner-deal-index.ts';
 import * as participantMoves from './0013-participant-moves.ts';
+import * as probeAndSortIndexes from './0014-probe-and-sort-indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-participant-start': participantStart,
   '0012-meeting-owner-deal-index': meetingOwnerDealIndex,
   '0013-participant-moves': participantMoves,
+  '0014-probe-and-sort-indexes': probeAndSortIndexes,
 };

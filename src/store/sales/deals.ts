@@ -1,11 +1,12 @@
 // Deals as the tools read them, bounded by the access policy in SQL; keyset lists on the sort key + id.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { DealsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
-import { dealVisible, meetingVisible } from '../../access/visibility.ts';
+import { dealVisible, meetingVisible, type DealRead } from '../../access/visibility.ts';
 import { containsPattern } from './like.ts';
 import { afterPosition, type KeysetOrder } from './keyset.ts';
+import { executePlannedPerCall } from '../plan-cache.ts';
 
 export type DealRow = DealsTable & { account_domain: string; account_name: string };
 
@@ -25,40 +26,53 @@ export type DealFilters = {
 
 export type DealSort = 'close_date_asc' | 'close_date_desc' | 'amount_desc' | 'amount_asc';
 
-/** The caller's deals with their accounts; `probe` for a lookup of one deal (see dealVisible). */
-function base(db: Kysely<Database>, p: Principal, probe = false) {
+/** The caller's deals with their accounts, the policy read as `read` says (see DealRead). */
+function base(db: Kysely<Database>, p: Principal, read: DealRead = 'walk') {
   return db
     .selectFrom('deals as d')
     .innerJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'd.org_id').onRef('a.id', '=', 'd.account_id'))
     .where('d.org_id', '=', p.orgId)
-    .where(dealVisible(p, 'd', { probe }));
+    .where(dealVisible(p, 'd', read));
 }
 
 export async function findVisibleDeal(db: Kysely<Database>, p: Principal, key: string, domain?: string): Promise<DealRow | undefined> {
-  let q = base(db, p, true).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
+  let q = base(db, p, 'probe').selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
   q = q.where((eb) => eb.or([eb('d.id', '=', key), eb('d.crm_opportunity_id', '=', key)]));
   if (domain) q = q.where('a.domain', '=', domain);
   return q.orderBy('d.id').limit(1).executeTakeFirst();
 }
 
-function filtered(db: Kysely<Database>, p: Principal, f: DealFilters) {
-  let q = base(db, p);
+/** The filters on the deal's own columns, as conditions on `d`. */
+function dealConditions(p: Principal, f: DealFilters): RawBuilder<boolean>[] {
+  const c: RawBuilder<boolean>[] = [];
+  if (f.ownerId) c.push(sql`d.owner_id = ${f.ownerId}`);
+  if (f.teamId) c.push(sql`d.team_id = ${f.teamId}`);
+  if (f.status) c.push(sql`d.status = ${f.status}`);
+  if (f.stages?.length) c.push(sql`d.stage in (${sql.join(f.stages)})`);
+  if (f.closeFrom) c.push(sql`d.close_date >= ${f.closeFrom}`);
+  if (f.closeTo) c.push(sql`d.close_date <= ${f.closeTo}`);
+  if (f.amountMin !== undefined) c.push(sql`d.amount >= ${f.amountMin}`);
+  if (f.amountMax !== undefined) c.push(sql`d.amount <= ${f.amountMax}`);
+  if (f.upcomingAfter !== undefined) {
+    c.push(sql`d.id in (select um.deal_id from meetings um where um.deal_id is not null and um.status = 'scheduled' and um.start_at > ${f.upcomingAfter} and ${meetingVisible(p, 'um')})`);
+  }
+  return c;
+}
+
+/** The filters that read the deal's account (`a`): its name and domain. */
+function accountConditions(f: DealFilters): RawBuilder<boolean>[] {
+  const c: RawBuilder<boolean>[] = [];
   if (f.search) {
     const pattern = containsPattern(f.search);
-    q = q.where(sql<boolean>`(lower(d.name) like ${pattern} escape '\\' or lower(a.name) like ${pattern} escape '\\' or lower(a.domain) like ${pattern} escape '\\')`);
+    c.push(sql`(lower(d.name) like ${pattern} escape '\\' or lower(a.name) like ${pattern} escape '\\' or lower(a.domain) like ${pattern} escape '\\')`);
   }
-  if (f.ownerId) q = q.where('d.owner_id', '=', f.ownerId);
-  if (f.teamId) q = q.where('d.team_id', '=', f.teamId);
-  if (f.status) q = q.where('d.status', '=', f.status);
-  if (f.stages?.length) q = q.where('d.stage', 'in', f.stages);
-  if (f.closeFrom) q = q.where('d.close_date', '>=', f.closeFrom);
-  if (f.closeTo) q = q.where('d.close_date', '<=', f.closeTo);
-  if (f.amountMin !== undefined) q = q.where('d.amount', '>=', f.amountMin);
-  if (f.amountMax !== undefined) q = q.where('d.amount', '<=', f.amountMax);
-  if (f.accountDomain) q = q.where('a.domain', '=', f.accountDomain);
-  if (f.upcomingAfter !== undefined) {
-    q = q.where(sql<boolean>`d.id in (select um.deal_id from meetings um where um.deal_id is not null and um.status = 'scheduled' and um.start_at > ${f.upcomingAfter} and ${meetingVisible(p, 'um')})`);
-  }
+  if (f.accountDomain) c.push(sql`a.domain = ${f.accountDomain}`);
+  return c;
+}
+
+function filtered(db: Kysely<Database>, p: Principal, f: DealFilters, read: DealRead = 'walk') {
+  let q = base(db, p, read);
+  for (const c of [...dealConditions(p, f), ...accountConditions(f)]) q = q.where(c);
   return q;
 }
 
@@ -84,31 +98,46 @@ function within(f: DealFilters, sort: DealSort, after: readonly [string | number
   return f;
 }
 
+/**
+ * One page in the sort's order. Planned for its values on PostgreSQL (executePlannedPerCall): the
+ * linked set is a few rows for one caller and tens of thousands for another, and the plan a named
+ * statement settled on after a member's calls read a viewer's page in ~60 ms instead of ~7 ms.
+ */
 export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: [string | number, string] | null, limit: number): Promise<DealRow[]> {
   const { col, dir } = SORTS[sort];
   let q = filtered(db, p, within(f, sort, after)).selectAll('d').select(['a.domain as account_domain', 'a.name as account_name']);
   if (after) q = q.where(afterPosition(col, 'd.id', dir, after));
-  return q.orderBy(col, dir).orderBy('d.id', dir).limit(limit).execute();
+  return executePlannedPerCall(db, q.orderBy(col, dir).orderBy('d.id', dir).limit(limit));
 }
 
+/**
+ * How many deals match. Without a filter on the account, the deals alone: the list's join to its
+ * account drops no deal (an import refuses a deal whose account it does not hold, and no writer
+ * deletes accounts), and looking up every counted deal's account was most of the count (an
+ * admin's 12,470 open deals at 100,000 meetings: ~50 ms on SQLite, ~2 ms without).
+ */
 export async function countDeals(db: Kysely<Database>, p: Principal, f: DealFilters): Promise<number> {
-  const row = await filtered(db, p, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const counted = accountConditions(f).length
+    ? filtered(db, p, f, 'set')
+    : dealConditions(p, f).reduce((q, c) => q.where(c), db.selectFrom('deals as d').where('d.org_id', '=', p.orgId).where(dealVisible(p, 'd', 'set')));
+  const row = await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 export type DealMeetingStats = { count: number; last: { id: string; start_at: number } | null; next: { id: string; start_at: number } | null };
 
-/** Per deal: how many visible meetings, the latest past one and the next scheduled one. */
+/**
+ * Per deal: how many visible meetings, the latest past one and the next scheduled one. Planned for
+ * its values: the plan a named statement settled on probed a viewer's attendance from the email's
+ * side, every attended meeting for each meeting of the page (~50 ms on PostgreSQL, ~2 ms planned).
+ */
 export async function dealMeetingStats(db: Kysely<Database>, p: Principal, dealIds: string[], now: number): Promise<Map<string, DealMeetingStats>> {
   const out = new Map<string, DealMeetingStats>(dealIds.map((id) => [id, { count: 0, last: null, next: null }]));
   if (dealIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('meetings as m')
-    .select(['m.id', 'm.deal_id', 'm.start_at', 'm.status'])
-    .where('m.org_id', '=', p.orgId)
-    .where('m.deal_id', 'in', dealIds)
-    .where(meetingVisible(p, 'm'))
-    .execute();
+  const rows = await executePlannedPerCall(
+    db,
+    db.selectFrom('meetings as m').select(['m.id', 'm.deal_id', 'm.start_at', 'm.status']).where('m.org_id', '=', p.orgId).where('m.deal_id', 'in', dealIds).where(meetingVisible(p, 'm')),
+  );
   for (const m of rows) {
     const s = out.get(m.deal_id!);
     if (!s) continue;

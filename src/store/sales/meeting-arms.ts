@@ -13,6 +13,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';
+import { ownersSeen } from '../../access/visibility.ts';
 import { afterPosition, type KeysetOrder } from './keyset.ts';
 import { filterConditions, hasIndexedFilter, type BoundFilters } from './meeting-filters.ts';
 
@@ -20,9 +21,12 @@ type Position = readonly [number, string] | null;
 
 /** Whether this list is read by arms: see the module comment. Depends only on facts of a shaped statement (role, managed teams, filters present). */
 export function readsByArms(p: Principal, f: BoundFilters): boolean {
-  const plain = p.role === 'member' || p.role === 'viewer' || (p.role === 'manager' && p.managedTeamIds.length === 0);
-  return plain && !hasIndexedFilter(f);
+  const owners = ownersSeen(p);
+  return owners !== 'all' && owners.length <= 1 && !hasIndexedFilter(f);
 }
+
+/** Whether the policy gives this caller an own arm: a member's or a teamless manager's, not a viewer's. */
+const hasOwnArm = (p: Principal) => ownersSeen(p).length === 1;
 
 /** The caller's own meetings in the window that match, in the list's order, at most `limit`. */
 function ownArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
@@ -66,7 +70,7 @@ const ids = <DB, TB extends keyof DB, O extends { id: string }>(db: Kysely<Datab
 
 function arms(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
   const attended = ids(db, attendedArm(db, p, f, order, after, limit));
-  if (p.role === 'viewer') return [attended];
+  if (!hasOwnArm(p)) return [attended];
   return [attended, ids(db, ownArm(db, p, f, order, after, limit))];
 }
 
@@ -89,7 +93,7 @@ export function armsCount(db: Kysely<Database>, p: Principal, f: BoundFilters, o
   const counted = (q: ReturnType<typeof ids>) => db.selectFrom(q.as('c')).select((eb) => eb.fn.countAll<number>().as('n'));
   const byIndex = filterConditions(p.orgId, f).length === 0;
   const attended = ids(db, byIndex ? attendance(db, p, f).orderBy('pa.start_at', order).orderBy('pa.meeting_id', order).limit(cap + 1) : attendedArm(db, p, f, order, null, cap + 1));
-  if (p.role === 'viewer') return counted(attended);
+  if (!hasOwnArm(p)) return counted(attended);
   const own = ids(db, ownArm(db, p, f, order, null, cap + 1));
   return db.selectNoFrom(
     sql<number>`case when (${counted(own)}) > ${sql.lit(cap)} or (${counted(attended)}) > ${sql.lit(cap)} then ${sql.lit(cap + 1)} else (${counted(attended.union(own))}) end`.as('n'),
