@@ -113,7 +113,7 @@ export async function sampleRss<T>(pid: number, work: Promise<T>, everyMs = 50):
   }
 }
 
-/** Runs a Node script to completion; resolves with its stdout, rejects with its stderr. */
+/** Runs a Node script to completion; resolves with its stdout, rejects with the tails of its stderr and stdout. */
 export async function runNode(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { showProgress?: boolean; stdin?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -132,7 +132,8 @@ export async function runNode(args: string[], env: Record<string, string> = {}, 
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new Error(`node ${args.map((a) => (a.length > 80 ? a.slice(0, 77) + '…' : a)).join(' ')} failed (${signal ?? `exit ${code}`}): ${(err || out).trim().slice(-1200)}`));
+      // Both streams' tails: a command may say why it failed on either (a progress line can be stderr's last).
+      else reject(new Error(`node ${args.map((a) => (a.length > 80 ? a.slice(0, 77) + '…' : a)).join(' ')} failed (${signal ?? `exit ${code}`}): ${[err.trim().slice(-1200), out.trim().slice(-600)].filter(Boolean).join(' | stdout: ')}`));
     });
   });
 }
