@@ -42,9 +42,23 @@ export async function findVisibleDeal(db: Kysely<Database>, p: Principal, key: s
   return q.orderBy('d.id').limit(1).executeTakeFirst();
 }
 
-/** The filters on the deal's own columns, as conditions on `d`. */
-function dealConditions(p: Principal, f: DealFilters): RawBuilder<boolean>[] {
+/**
+ * The filters, as conditions on the deal row `d` alone. What they ask of its account (a name or
+ * domain) is the set of the organization's accounts that match, read once: joining each deal to
+ * its account first made a search walk every deal of the status through its account's row (an
+ * admin's search at 100,000 meetings: ~70 ms on SQLite). "Has an upcoming meeting" is the set of
+ * deals of the scheduled meetings after now, read along the meetings' start: with "deal id is not
+ * null" beside it, SQLite read every meeting that has a deal instead (~60 ms). `in` needs no such
+ * test: a null id matches no deal.
+ */
+function conditions(p: Principal, f: DealFilters): RawBuilder<boolean>[] {
   const c: RawBuilder<boolean>[] = [];
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    c.push(sql`(lower(d.name) like ${pattern} escape '\\' or d.account_id in (select sa.id from accounts sa where sa.org_id = ${p.orgId}
+      and (lower(sa.name) like ${pattern} escape '\\' or lower(sa.domain) like ${pattern} escape '\\')))`);
+  }
+  if (f.accountDomain) c.push(sql`d.account_id in (select da.id from accounts da where da.org_id = ${p.orgId} and da.domain = ${f.accountDomain})`);
   if (f.ownerId) c.push(sql`d.owner_id = ${f.ownerId}`);
   if (f.teamId) c.push(sql`d.team_id = ${f.teamId}`);
   if (f.status) c.push(sql`d.status = ${f.status}`);
@@ -54,25 +68,14 @@ function dealConditions(p: Principal, f: DealFilters): RawBuilder<boolean>[] {
   if (f.amountMin !== undefined) c.push(sql`d.amount >= ${f.amountMin}`);
   if (f.amountMax !== undefined) c.push(sql`d.amount <= ${f.amountMax}`);
   if (f.upcomingAfter !== undefined) {
-    c.push(sql`d.id in (select um.deal_id from meetings um where um.deal_id is not null and um.status = 'scheduled' and um.start_at > ${f.upcomingAfter} and ${meetingVisible(p, 'um')})`);
+    c.push(sql`d.id in (select um.deal_id from meetings um where um.org_id = ${p.orgId} and um.start_at > ${f.upcomingAfter} and um.status = 'scheduled' and ${meetingVisible(p, 'um')})`);
   }
   return c;
 }
 
-/** The filters that read the deal's account (`a`): its name and domain. */
-function accountConditions(f: DealFilters): RawBuilder<boolean>[] {
-  const c: RawBuilder<boolean>[] = [];
-  if (f.search) {
-    const pattern = containsPattern(f.search);
-    c.push(sql`(lower(d.name) like ${pattern} escape '\\' or lower(a.name) like ${pattern} escape '\\' or lower(a.domain) like ${pattern} escape '\\')`);
-  }
-  if (f.accountDomain) c.push(sql`a.domain = ${f.accountDomain}`);
-  return c;
-}
-
-function filtered(db: Kysely<Database>, p: Principal, f: DealFilters, read: DealRead = 'walk') {
-  let q = base(db, p, read);
-  for (const c of [...dealConditions(p, f), ...accountConditions(f)]) q = q.where(c);
+function filtered(db: Kysely<Database>, p: Principal, f: DealFilters) {
+  let q = base(db, p);
+  for (const c of conditions(p, f)) q = q.where(c);
   return q;
 }
 
@@ -111,15 +114,13 @@ export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilte
 }
 
 /**
- * How many deals match. Without a filter on the account, the deals alone: the list's join to its
- * account drops no deal (an import refuses a deal whose account it does not hold, and no writer
- * deletes accounts), and looking up every counted deal's account was most of the count (an
- * admin's 12,470 open deals at 100,000 meetings: ~50 ms on SQLite, ~2 ms without).
+ * How many deals match: the deals alone, the policy read as one set (DealRead `set`). The list's
+ * join to each deal's account drops no deal (an import refuses a deal whose account it does not
+ * hold, and no writer deletes accounts), and looking up every counted deal's account was most of
+ * the count (an admin's 12,470 open deals at 100,000 meetings: ~50 ms on SQLite, ~2 ms without).
  */
 export async function countDeals(db: Kysely<Database>, p: Principal, f: DealFilters): Promise<number> {
-  const counted = accountConditions(f).length
-    ? filtered(db, p, f, 'set')
-    : dealConditions(p, f).reduce((q, c) => q.where(c), db.selectFrom('deals as d').where('d.org_id', '=', p.orgId).where(dealVisible(p, 'd', 'set')));
+  const counted = conditions(p, f).reduce((q, c) => q.where(c), db.selectFrom('deals as d').where('d.org_id', '=', p.orgId).where(dealVisible(p, 'd', 'set')));
   const row = await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
