@@ -114,14 +114,16 @@ export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilte
 }
 
 /**
- * How many deals match: the deals alone, the policy read as one set (DealRead `set`). The list's
+ * How many deals match: the deals alone, the policy read as one set (DealRead `set`), planned for
+ * its values as the page is (a named statement's plan counted a viewer's deals with upcoming
+ * meetings in ~960 ms on PostgreSQL, ~75 ms planned for her). The list's
  * join to each deal's account drops no deal (an import refuses a deal whose account it does not
  * hold, and no writer deletes accounts), and looking up every counted deal's account was most of
  * the count (an admin's 12,470 open deals at 100,000 meetings: ~50 ms on SQLite, ~2 ms without).
  */
 export async function countDeals(db: Kysely<Database>, p: Principal, f: DealFilters): Promise<number> {
   const counted = conditions(p, f).reduce((q, c) => q.where(c), db.selectFrom('deals as d').where('d.org_id', '=', p.orgId).where(dealVisible(p, 'd', 'set')));
-  const row = await counted.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const [row] = await executePlannedPerCall(db, counted.select((eb) => eb.fn.countAll<number>().as('n')));
   return Number(row?.n ?? 0);
 }
 
