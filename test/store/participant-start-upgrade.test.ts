@@ -4,10 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { dialectsUnderTest, createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import { migrateTo } from '../support/migrate-to.ts';
 import { seedDemo } from '../../src/data/seed.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -16,13 +15,6 @@ import { listMeetings } from '../../src/store/sales/meetings.ts';
 import { ANCHOR, EMAILS } from '../mcp/support.ts';
 
 const DAY = 86_400_000;
-
-async function migrateTo(store: Store, target: string): Promise<void> {
-  const db = store.maintenanceDb();
-  const schema = store.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : undefined;
-  const result = await new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateTo(target);
-  if (result.error) throw result.error;
-}
 
 async function viewer(store: Store): Promise<Principal> {
   const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
