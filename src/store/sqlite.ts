@@ -13,11 +13,12 @@ function toSqlite(value: unknown): SQLInputValue {
 }
 
 /**
- * Whether a statement's result columns are fixed by its own text: no `*` in it but count(*)'s.
- * SQLite re-prepares a cached statement after a schema change, and only a `*` can then bring other
- * columns back; anything else (a multiplication) merely counts as a `*` here.
+ * Whether a statement's result columns are fixed by its own text: no `*` in it but count(*)'s and a
+ * leading comment's (the planned-per-call mark, plan-cache.ts). SQLite re-prepares a cached
+ * statement after a schema change, and only a `*` can then bring other columns back; anything else
+ * (a multiplication) merely counts as a `*` here.
  */
-const fixedColumns = (sql: string) => !sql.replace(/count\(\*\)/gi, '').includes('*');
+const fixedColumns = (sql: string) => !sql.replace(/^\s*\/\*.*?\*\/\s*/s, '').replace(/count\(\*\)/gi, '').includes('*');
 
 type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 

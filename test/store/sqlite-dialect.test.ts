@@ -53,6 +53,14 @@ describe('SQLite dialect: rows', () => {
     assert.equal(Object.getPrototypeOf(rows[0]), Object.prototype);
   });
 
+  it('builds plain objects for a statement led by a comment, and still follows a * after it', async () => {
+    const named = await sql<Record<string, unknown>>`/* planned per call */ select a, b as label from t order by a`.execute(store.db);
+    assert.deepEqual(named.rows, [{ a: 1, label: 'one' }, { a: 2, label: null }]);
+    assert.equal(Object.getPrototypeOf(named.rows[0]), Object.prototype);
+    const all = await sql<Record<string, unknown>>`/* planned per call */ select * from t where a = 1`.execute(store.db);
+    assert.equal(Object.getPrototypeOf(all.rows[0]), null, 'a select * keeps node:sqlite’s own rows');
+  });
+
   it('keeps the later of two columns with one name, at the first one’s place, as node:sqlite does', async () => {
     const { rows } = await sql<Record<string, unknown>>`select a as x, b, a + 100 as x from t where a = 1`.execute(store.db);
     assert.deepEqual(Object.entries(rows[0]!), [['x', 101], ['b', 'one']]);
