@@ -16,7 +16,7 @@ import { principalFromAuth, type Principal } from '../../src/access/principal.ts
 import { listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import type { KeysetOrder } from '../../src/store/sales/keyset.ts';
 import { listReports } from '../../src/store/sales/reports.ts';
-import { listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { countDeals, dealMeetingStats, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 0, 5, 9);
@@ -224,6 +224,23 @@ describe('keyset pages and plans on PostgreSQL', { skip: !dialectsUnderTest().in
     // The same shape without the filter is prepared (on the planned-once pool): the query above would see it.
     await listMeetings(store.db, seeded.principal, window(), 'desc', null, 27, 500);
     assert.equal(await prepared(plannedOnceDb(store.db)), 1);
+  });
+
+  it('plans deal pages, counts and meeting stats for their values on every call: never a prepared statement', async () => {
+    // More than five runs: PostgreSQL may switch a named statement to a generic plan after five.
+    for (let i = 0; i < 7; i++) {
+      const page = await listDeals(store.db, seeded.principal, { status: 'open' }, 'close_date_asc', null, 11);
+      await countDeals(store.db, seeded.principal, { status: 'open' });
+      await dealMeetingStats(store.db, seeded.principal, page.map((d) => d.id).concat('deal_none'), BASE);
+      await findVisibleDeal(store.db, seeded.principal, 'deal_none');
+    }
+    const prepared = async (like: string) => (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${like}`.execute(store.db)).rows[0]!.n;
+    assert.deepEqual(
+      [await prepared('%from "deals" as "d"%limit 11%'), await prepared('%count(*) as "n" from "deals"%'), await prepared('%"m"."deal_id" in%')],
+      [0, 0, 0],
+    );
+    // One deal's lookup is named, as every other statement: the query above would see a prepared one.
+    assert.equal(await prepared('%from "deals" as "d"%"d"."crm_opportunity_id"%'), 1);
   });
 
   it('runs the meeting list inside a transaction on the transaction\'s own connection, planned as PostgreSQL chooses', async () => {

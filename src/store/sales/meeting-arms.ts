@@ -19,14 +19,17 @@ import { filterConditions, hasIndexedFilter, type BoundFilters } from './meeting
 
 type Position = readonly [number, string] | null;
 
-/** Whether this list is read by arms: see the module comment. Depends only on facts of a shaped statement (role, managed teams, filters present). */
+/** Whether this list is read by arms: see the module comment. Depends only on facts of a shaped statement (role, managed teams and how many members they have, filters present). */
 export function readsByArms(p: Principal, f: BoundFilters): boolean {
   const owners = ownersSeen(p);
   return owners !== 'all' && owners.length <= 1 && !hasIndexedFilter(f);
 }
 
 /** Whether the policy gives this caller an own arm: a member's or a teamless manager's, not a viewer's. */
-const hasOwnArm = (p: Principal) => ownersSeen(p).length === 1;
+const hasOwnArm = (p: Principal) => {
+  const owners = ownersSeen(p);
+  return owners !== 'all' && owners.length === 1;
+};
 
 /** The caller's own meetings in the window that match, in the list's order, at most `limit`. */
 function ownArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
