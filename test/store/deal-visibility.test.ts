@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
+import { createUser } from '../../src/store/users.ts';
 import { countDeals, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
 import { dealVisibleTo, meetingVisibleTo, seededWorld, type RawDeal, type World } from './policy-oracle.ts';
 
@@ -33,8 +34,13 @@ async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, m
   });
   const managed = manager.managedMemberIds.find((id) => id !== member.userId)!;
   await db.insertInto('deals').values([deal('deal_linked_own'), deal('deal_linked_attended'), deal('deal_linked_managed')]).execute();
-  // And deals seen only as their owner's (or the owner's manager's): no meeting links them.
-  await db.insertInto('deals').values([{ ...deal('deal_owned_unmet'), owner_id: member.userId }, { ...deal('deal_managed_unmet'), owner_id: managed }]).execute();
+  // And deals seen only as their owner's (or the owner's manager's): no meeting links them. One
+  // belongs to a manager of no team, who sees as a member does.
+  const lone = await createUser(db, { orgId, email: 'lone.manager@northwind.example', name: 'Lone Manager', role: 'manager' });
+  await db
+    .insertInto('deals')
+    .values([{ ...deal('deal_owned_unmet'), owner_id: member.userId }, { ...deal('deal_managed_unmet'), owner_id: managed }, { ...deal('deal_lone_unmet'), owner_id: lone.id }])
+    .execute();
   await db
     .insertInto('meetings')
     .values([meeting('mtg_linked_own', member.userId, 'deal_linked_own'), meeting('mtg_linked_attended', admin.userId, 'deal_linked_attended'), meeting('mtg_linked_managed', managed, 'deal_linked_managed')])
@@ -113,6 +119,9 @@ for (const dialect of dialectsUnderTest()) {
       const sees = async (email: string, id: string) => dealVisibleTo(world, await s.principal(email), world.deals.find((d) => d.id === id)!);
       assert.deepEqual([await sees(EMAILS.mia, 'deal_owned_unmet'), await sees(EMAILS.max, 'deal_owned_unmet'), await sees(EMAILS.vic, 'deal_owned_unmet')], [true, true, false]);
       assert.deepEqual([await sees(EMAILS.max, 'deal_managed_unmet'), await sees(EMAILS.mia, 'deal_managed_unmet')], [true, false]);
+      const lone = principals.find((p) => p.email === 'lone.manager@northwind.example')!;
+      assert.deepEqual([lone.role, lone.managedTeamIds], ['manager', []]);
+      assert.ok(await sees(lone.email, 'deal_lone_unmet'));
     });
 
     it("finds exactly the deals each user may see, one by one", async () => {
