@@ -2,52 +2,20 @@
 // the embedded database under several processes and a kill -9.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { createServer } from 'node:net';
-import { childEnv, MAIN } from '../support/cli.ts';
+import { MAIN } from '../support/cli.ts';
 import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
 import { onFreePort } from '../support/service.ts';
+import { serveOnFreePort, startNode } from '../support/serve-process.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
-
-function start(args: string[], env: Record<string, string>): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, args, { env: childEnv(env) });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-type Started = ReturnType<typeof start> & { port: number };
-
-/**
- * `serve` on a port of its own, once it has printed its banner (written after it listens). If the
- * port picked was taken by another suite's server meanwhile, the child exits with EADDRINUSE and
- * starts again on a fresh port: without the banner, that server's /healthz would pass for ours.
- */
-async function serving(args: string[], env: (port: number) => Record<string, string>): Promise<Started> {
-  return onFreePort(async (port) => {
-    const proc = start(args, env(port));
-    const until = Date.now() + 20_000;
-    let exited = false;
-    void proc.exited.then(() => (exited = true));
-    while (!proc.output().includes('is running')) {
-      if (exited || Date.now() > until) {
-        proc.child.kill('SIGKILL');
-        throw new Error(`serve did not start: ${proc.output().slice(0, 800)}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return { ...proc, port };
-  });
-}
 
 async function waitFor(url: string, deadlineMs: number): Promise<Response> {
   const until = Date.now() + deadlineMs;
@@ -80,7 +48,7 @@ describe('the service process', () => {
   for (const dialect of dialectsUnderTest()) {
     it(`should serve /healthz on ${dialect}, then stop cleanly on SIGTERM`, async () => {
       const database = await createTestDatabase(dialect);
-      const proc = await serving([MAIN, 'serve'], (port) => ({ PORT: String(port), BASE_URL: `http://localhost:${port}`, DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-p-')) }));
+      const proc = await serveOnFreePort([MAIN, 'serve'], (port, base) => ({ PORT: String(port), BASE_URL: base, DATABASE_URL: database.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'aas-p-')) }));
       const { port } = proc;
       try {
         // Generous deadline on a shared machine; the issue's 5 s is what `npm start` shows an operator.
@@ -104,7 +72,7 @@ describe('the service process', () => {
     it(`should ${demoIdp === 'true' ? '' : 'not '}load oidc-provider when DEMO_IDP=${demoIdp}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
       const record = join(dir, 'packages.txt');
-      const proc = await serving(['--import', RECORD_PACKAGES, MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, DEMO_IDP: demoIdp, RECORD_PACKAGES_TO: record }));
+      const proc = await serveOnFreePort(['--import', RECORD_PACKAGES, MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, DEMO_IDP: demoIdp, RECORD_PACKAGES_TO: record }));
       const { port } = proc;
       try {
         assert.equal((await waitFor(`http://127.0.0.1:${port}/readyz`, 20_000)).status, 200);
@@ -126,7 +94,7 @@ describe('the service process', () => {
       holder.once('error', reject);
       holder.listen(port, '127.0.0.1', () => resolve(port));
     }));
-    const proc = start([MAIN, 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir });
+    const proc = startNode([MAIN, 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir });
     try {
       assert.equal(await proc.exited, 1, proc.output());
       assert.match(proc.output(), new RegExp(`EADDRINUSE.*another process is listening on port ${port}: stop it, or set PORT`));
@@ -139,7 +107,7 @@ describe('the service process', () => {
 
   it('should create the SQLite file and stop on SIGINT (Ctrl-C)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));
-    const proc = await serving([MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'sub', 'x.db')}`, DATA_DIR: dir }));
+    const proc = await serveOnFreePort([MAIN, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'sub', 'x.db')}`, DATA_DIR: dir }));
     const { port } = proc;
     try {
       assert.equal((await waitFor(`http://127.0.0.1:${port}/healthz`, 20_000)).status, 200);
@@ -157,7 +125,7 @@ describe('the service process', () => {
 describe('the embedded database under several processes', () => {
   it('should keep one SQLite file intact when two processes migrate and write at once', async () => {
     const database = await createTestDatabase('sqlite');
-    const writers = ['a', 'b'].map((tag) => start([WRITER, database.url, '150', tag], {}));
+    const writers = ['a', 'b'].map((tag) => startNode([WRITER, database.url, '150', tag], {}));
     const codes = await Promise.all(writers.map((w) => w.exited));
     assert.deepEqual(codes, [0, 0], writers.map((w) => w.output()).join('\n'));
     const db = new DatabaseSync(database.config.kind === 'sqlite' ? database.config.path : '');
@@ -169,7 +137,7 @@ describe('the embedded database under several processes', () => {
 
   it('should lose nothing that was committed when a writer is killed with -9', async () => {
     const database = await createTestDatabase('sqlite');
-    const proc = start([WRITER, database.url, '100000', 'k'], {});
+    const proc = startNode([WRITER, database.url, '100000', 'k'], {});
     const committed = await lines(proc.child, 201);
     proc.child.kill('SIGKILL');
     await proc.exited;

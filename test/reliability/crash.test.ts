@@ -5,66 +5,38 @@
 // locks its user out (a refresh answered by the dead process is replayed within the grace window).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
-import { MAIN, childEnv } from '../support/cli.ts';
-import { onFreePort } from '../support/service.ts';
+import { MAIN } from '../support/cli.ts';
+import { serveOnFreePort, startServe, type NodeProcess } from '../support/serve-process.ts';
 import { authorizeCode, browserFor, exchangeCode, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from './support/oauth-flow.ts';
 import { pkcePair } from '../support/pkce.ts';
 import type { CookieJar } from '../support/cookie-jar.ts';
 
 type Chain = { client: Client; tokens: Tokens; /** a refresh was in flight when the process died */ unknown: boolean };
 
-/**
- * Starts the service and waits until this child says it is listening, then answers /healthz: a
- * port picked by freePort can be taken by another suite's server before the child binds it, and
- * that server's /healthz must not pass for this child's (the child then exits: EADDRINUSE).
- */
-async function startChild(env: Record<string, string>, base: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${stderr.slice(0, 500)}`);
-    const up = stdout.includes('is running') && (await fetch(`${base}/healthz`).then((r) => r.ok, () => false));
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the service did not start');
-}
-
-/** The child on a port of its own: a fresh port when another process took the one picked. */
-async function startOnFreePort(settings: (base: string, port: number) => Record<string, string>): Promise<{ child: ChildProcess; base: string; env: Record<string, string> }> {
-  return onFreePort(async (port) => {
-    const base = `http://localhost:${port}`;
-    const env = settings(base, port);
-    return { child: await startChild(env, base), base, env };
-  });
-}
-
 describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'aas-crash-'));
   const path = join(dir, 'crash.db');
   let env: Record<string, string>;
   let base: string;
-  let child: ChildProcess | undefined;
+  let server: NodeProcess | undefined;
 
   before(async () => {
-    ({ child, base, env } = await startOnFreePort((base, port) => ({
+    // On a port of its own (the restart below reuses it: the issuer is the base URL).
+    const started = await serveOnFreePort([MAIN, 'serve'], (port, base) => (env = {
       APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: `sqlite:${path}`, DATA_DIR: dir,
       HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       OAUTH_REGISTER_PER_HOUR: '1000000', OAUTH_REQUESTS_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
-    })));
+    }));
+    ({ base } = started);
+    server = started;
   });
   after(() => {
-    child?.kill('SIGKILL');
+    server?.child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -110,8 +82,8 @@ describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
     const load = Promise.all(Array.from({ length: 6 }, (_, n) => worker(n)));
     await new Promise((r) => setTimeout(r, 1500));
     killed = true;
-    child!.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    server!.child.kill('SIGKILL');
+    await server!.exited;
     stop = true;
     await load;
     if (process.env.FUZZ_VERBOSE) console.log(`before the kill: ${clients.length} registrations, ${chains.length} token pairs, ${chains.filter((c) => c.unknown).length} refreshes in flight`);
@@ -124,7 +96,7 @@ describe('crash safety: kill -9 under load, then restart (SQLite)', () => {
       db.close();
     }
 
-    child = await startChild(env, base);
+    server = await startServe([MAIN, 'serve'], env);
     // Every registration that answered 201 is still there.
     for (const c of clients) {
       const res = await fetch(`${base}/oauth/register/${c.client_id}`, { headers: { authorization: `Bearer ${c.registration_access_token}` } });

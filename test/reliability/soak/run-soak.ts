@@ -2,15 +2,15 @@
 // driven open-loop on loopback at a fixed rate with mixed traffic — MCP tool calls in both eras,
 // refreshes, registrations, page views and metadata reads — for a bounded time. Reports errors,
 // p99 per window and the server's RSS after warm-up against the end.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { MAIN, childEnv, runCli } from '../../support/cli.ts';
-import { freePort } from '../../support/service.ts';
+import { MAIN, runCli } from '../../support/cli.ts';
+import { serveOnFreePort } from '../../support/serve-process.ts';
 import { fullFlow, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from '../support/oauth-flow.ts';
 
 export type SoakOptions = {
@@ -71,10 +71,8 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 async function startServer(): Promise<{ child: ChildProcess; base: string; dir: string; emails: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'aas-soak-'));
-  const port = await freePort();
-  const base = `http://localhost:${port}`;
   const env = {
-    APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: `sqlite:${join(dir, 'soak.db')}`, DATA_DIR: dir,
+    APP_ENV: 'development', DATABASE_URL: `sqlite:${join(dir, 'soak.db')}`, DATA_DIR: dir,
     HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     OAUTH_REGISTER_PER_HOUR: '1000000', OAUTH_REQUESTS_PER_MINUTE: '1000000', LOG_LEVEL: 'warn',
   };
@@ -83,13 +81,10 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; dir: 
   const db = new DatabaseSync(join(dir, 'soak.db'), { readOnly: true });
   const emails = db.prepare(`select email from users where status = 'active' and email like '%@northwind.example' order by email`).all().map((r) => String(r.email));
   db.close();
-  const child = spawn(process.execPath, ['--expose-gc', '--import', HEAP_PROBE, MAIN, 'serve'], { env: childEnv({ ...env, HEAP_PROBE_FILE: join(dir, 'heap') }), stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return { child, base, dir, emails };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the service did not start');
+  const server = await serveOnFreePort(['--expose-gc', '--import', HEAP_PROBE, MAIN, 'serve'], (port, base) => ({ ...env, PORT: String(port), BASE_URL: base, HEAP_PROBE_FILE: join(dir, 'heap') }));
+  // What the server says from here on (warnings, errors) shows beside the soak's own lines.
+  server.child.stderr.pipe(process.stderr);
+  return { child: server.child, base: server.base, dir, emails };
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
