@@ -14,6 +14,7 @@ import * as participantStart from './0011-participant-start.ts';
 import * as meetingOwnerDealIndex from './0012-meeting-owner-deal-index.ts';
 import * as participantMoves from './0013-participant-moves.ts';
 import * as probeAndSortIndexes from './0014-probe-and-sort-indexes.ts';
+import * as upcomingMeetingsIndex from './0015-upcoming-meetings-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-meeting-owner-deal-index': meetingOwnerDealIndex,
   '0013-participant-moves': participantMoves,
   '0014-probe-and-sort-indexes': probeAndSortIndexes,
+  '0015-upcoming-meetings-index': upcomingMeetingsIndex,
 };
