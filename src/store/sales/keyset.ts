@@ -25,3 +25,12 @@ export function windowFrom(window: { from: number; to: number }, order: KeysetOr
   if (after === null || !Number.isSafeInteger(after[0])) return { from: window.from, to: window.to };
   return order === 'desc' ? { from: window.from, to: Math.min(window.to, after[0] + 1) } : { from: Math.max(window.from, after[0]), to: window.to };
 }
+
+/**
+ * The rows up to and including a position in the list's order: afterPosition's complement, led by
+ * its own bound on the key (`key <= v` ascending), so a walk stops at the position.
+ */
+export function upToPosition(key: string, id: string, order: KeysetOrder, [value, lastId]: readonly [unknown, string]): RawBuilder<boolean> {
+  const [cmp, bound] = order === 'asc' ? [sql.raw('<'), sql.raw('<=')] : [sql.raw('>'), sql.raw('>=')];
+  return sql<boolean>`(${sql.ref(key)} ${bound} ${value} and (${sql.ref(key)} ${cmp} ${value} or (${sql.ref(key)} = ${value} and ${sql.ref(id)} ${bound} ${lastId})))`;
+}
