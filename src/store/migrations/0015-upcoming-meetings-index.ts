@@ -1,9 +1,9 @@
-// The scheduled meetings by start, with their deal and owner: what get_deals' has_upcoming_meeting
+// The scheduled meetings by start, with their deal, owner and id: what get_deals' has_upcoming_meeting
 // reads ("the deals of the scheduled meetings after now that the caller may see"). Without it the
 // filter read each future meeting's row through meetings_start, ~4,400 rows at 100,000 meetings,
 // for the page and again for the count (an admin's call: ~80 ms on SQLite). From this index alone:
-// the start bounds the range, the deal is what the set holds, and the owner answers the meeting
-// policy's owner arm without the row (attendance is still probed per meeting).
+// the start bounds the range, the deal is what the set holds, the owner answers the meeting
+// policy's owner arm and the id its attendance probe (participants_meeting_email), for every role.
 //
 // Partial (status = 'scheduled'): only meetings ahead are scheduled, a few percent of all, so the
 // index stays small and a meeting leaves it when it completes or is canceled. Both dialects use a
@@ -16,7 +16,7 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create index meetings_upcoming on meetings (org_id, start_at, deal_id, owner_id) where status = 'scheduled'`.execute(db);
+  await sql`create index meetings_upcoming on meetings (org_id, start_at, deal_id, owner_id, id) where status = 'scheduled'`.execute(db);
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
   const analyzed = await sql`select 1 from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(db);
   if (analyzed.rows.length > 0) await sql`analyze meetings_upcoming`.execute(db);
