@@ -103,9 +103,10 @@ function linkedDealIds(p: Principal, owners: string[], ownedDeals: boolean): Raw
  *   in the set" made the count look up the owner of every deal of the status: a member's count of
  *   open deals at 100,000 meetings took ~45 ms on SQLite, ~15 ms as one set. A page is the other way
  *   round: its walk stops after a page, and a manager's page took ~30 ms that way, ~48 ms as one set.
- * - `probe` (one deal): its owner, then its own meetings (deal index) with the meeting policy, a few
- *   rows where the set reads the caller's whole activity (a manager's get_deal at 100,000 meetings:
- *   ~250 ms on SQLite, ~0.3 ms this way).
+ * - `probe` (one deal, or each deal a page walks before it builds the set: deals.ts listDeals): its
+ *   owner, then its own meetings (deal index) with the meeting policy, a few rows where the set
+ *   reads the caller's whole activity (a manager's get_deal at 100,000 meetings: ~250 ms on
+ *   SQLite, ~0.3 ms this way; his page's first deals ~25–30 ms through the set, ~5 ms probed).
  */
 export type DealRead = 'walk' | 'set' | 'probe';
 

@@ -43,7 +43,8 @@ export function toRows(type: RecordType, input: unknown, k: Lookups): Out {
       const r = input as ImportRow<'deals'>;
       const owner = user(r.owner_email);
       if (!owner) return { error: `owner_email ${r.owner_email} is not a user of this organization` };
-      // Counts of deals rely on this: they skip the join to accounts (store/sales/deals.ts countDeals).
+      // Deal counts and pages rely on this (store/sales/deals.ts): a count skips the join to accounts,
+      // and a page joins them after its limit, so a deal without its account would shorten the page.
       if (!k.accounts.has(r.account_id)) return missing('account_id', r.account_id, 'accounts');
       if (!team(r.team_id)) return missing('team_id', r.team_id!, 'teams');
       k.deals.add(r.id);

@@ -29,14 +29,9 @@ export type Capabilities = {
 const SQLITE_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'fts5', parallelWriters: false, roundTrips: false });
 const POSTGRES_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'tsvector', parallelWriters: true, roundTrips: true });
 
-/** The dialect of the database behind a handle: a store's `db` or a transaction of it (they share the dialect's adapter). */
-export function dialectOf(db: Kysely<Database>): Dialect {
-  return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
-}
-
-/** The capabilities of the database behind a handle (see dialectOf). */
+/** The capabilities of the database behind a handle: a store's `db` or a transaction of it (they share the dialect's adapter). */
 export function capabilitiesOf(db: Kysely<Database>): Capabilities {
-  return dialectOf(db) === 'sqlite' ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES;
+  return db.getExecutor().adapter instanceof SqliteAdapter ? SQLITE_CAPABILITIES : POSTGRES_CAPABILITIES;
 }
 
 export type Store = {

@@ -7,7 +7,7 @@ import { dealVisible, meetingVisible, ownersSeen, type DealRead } from '../../ac
 import { containsPattern } from './like.ts';
 import { afterPosition, upToPosition, type KeysetOrder } from './keyset.ts';
 import { executePlannedPerCall } from '../plan-cache.ts';
-import { dialectOf } from '../database.ts';
+import { capabilitiesOf } from '../database.ts';
 
 export type DealRow = DealsTable & { account_domain: string; account_name: string };
 
@@ -51,16 +51,16 @@ export async function findVisibleDeal(db: Kysely<Database>, p: Principal, key: s
  *
  * `read` is how the policy is read beside them (DealRead), and so how the upcoming filter is:
  * - `walk` (a page) tests the set against the deals it walks in the sort's order and stops after a
- *   page: on SQLite `(d.id || '')` keeps the planner from reading the deals through the set
- *   instead, which looked up every deal with a meeting ahead, then sorted them all (an admin's page
- *   of open deals at 100,000 meetings: ~25 ms, ~6 ms walked). PostgreSQL plans for the values
- *   (executePlannedPerCall) and measured no better with it;
+ *   page: `(d.id || '')` keeps SQLite's planner from reading the deals through the set instead,
+ *   which looked up every deal with a meeting ahead, then sorted them all (an admin's page of open
+ *   deals at 100,000 meetings: ~25 ms, ~6 ms walked). PostgreSQL plans for the values
+ *   (executePlannedPerCall) and measured the same with it or without, within noise;
  * - `probe` asks each deal walked for a visible scheduled meeting ahead, on the deal's own meetings;
  * - `set` (a count) reads every match anyway and may start from the set;
  * - `null` (anyone's deals: how far a walk goes, nthPosition) takes every scheduled meeting ahead,
  *   from the index alone.
  */
-function conditions(p: Principal, f: DealFilters, read: DealRead | null, sqlite: boolean): RawBuilder<boolean>[] {
+function conditions(p: Principal, f: DealFilters, read: DealRead | null): RawBuilder<boolean>[] {
   const c: RawBuilder<boolean>[] = [];
   if (f.search) {
     const pattern = containsPattern(f.search);
@@ -80,7 +80,7 @@ function conditions(p: Principal, f: DealFilters, read: DealRead | null, sqlite:
     const ahead = sql`um.start_at > ${f.upcomingAfter} and um.status = 'scheduled'`;
     const seen = read === null ? sql`1 = 1` : meetingVisible(p, 'um');
     if (read === 'probe') c.push(sql`exists (select 1 from meetings um where um.org_id = d.org_id and um.deal_id = d.id and ${ahead} and ${seen})`);
-    else c.push(sql`${read !== 'set' && sqlite ? sql`(d.id || '')` : sql`d.id`} in (select um.deal_id from meetings um where um.org_id = ${p.orgId} and ${ahead} and ${seen})`);
+    else c.push(sql`${read === 'set' ? sql`d.id` : sql`(d.id || '')`} in (select um.deal_id from meetings um where um.org_id = ${p.orgId} and ${ahead} and ${seen})`);
   }
   return c;
 }
@@ -96,7 +96,7 @@ function conditions(p: Principal, f: DealFilters, read: DealRead | null, sqlite:
  * which is how the planner bounds the walk with them.
  */
 function matching(db: Kysely<Database>, p: Principal, f: DealFilters, read: DealRead | null) {
-  const c = conditions(p, f, read, dialectOf(db) === 'sqlite');
+  const c = conditions(p, f, read);
   const q = c.reduce((q, c) => q.where(c), db.selectFrom('deals as d').where('d.org_id', '=', p.orgId));
   if (read === null) return q;
   const policy = dealVisible(p, 'd', read);
@@ -136,7 +136,8 @@ function within(f: DealFilters, sort: DealSort, after: Position | null, upTo: Po
  * The deals of a page in the sort's order (after `after`, up to and including `upTo`, at most
  * `limit`, the policy read as `read`), then their accounts. Joined inside, each account was looked
  * up for every deal the plan read before the sort: where SQLite reads a caller's deals through
- * their set and sorts them, that was every deal of the set.
+ * their set and sorts them, that was every deal of the set. Every deal has its account (imports
+ * refuse one without, import-rows.ts), so the join keeps the page whole.
  */
 function readPage(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: Position | null, upTo: Position | null, limit: number, read: DealRead): Promise<DealRow[]> {
   const { col, dir } = SORTS[sort];
@@ -188,11 +189,14 @@ const PROBES_PER_DEAL = 4;
  */
 export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: [string | number, string] | null, limit: number): Promise<DealRow[]> {
   const owners = ownersSeen(p);
-  if (owners === 'all' || owners.length === 1 || f.search || dialectOf(db) !== 'sqlite') return readPage(db, p, f, sort, after, null, limit, 'walk');
+  if (owners === 'all' || owners.length === 1 || f.search || capabilitiesOf(db).roundTrips) return readPage(db, p, f, sort, after, null, limit, 'walk');
   const bound = await nthPosition(db, p, f, sort, after, PROBES_PER_DEAL * limit);
   const probed = await readPage(db, p, f, sort, after, bound, limit, 'probe');
   if (bound === null || probed.length >= limit) return probed;
-  return [...probed, ...(await readPage(db, p, f, sort, bound, null, limit - probed.length, 'walk'))];
+  // The steps share no snapshot: a deal moved past the bound between them would come twice.
+  const seen = new Set(probed.map((d) => d.id));
+  const rest = await readPage(db, p, f, sort, bound, null, limit - probed.length, 'walk');
+  return [...probed, ...rest.filter((d) => !seen.has(d.id))];
 }
 
 /**

@@ -2,9 +2,10 @@
 // OR both dialects accept (no row-value comparison), led by a bound on the key alone. The OR by
 // itself is only a filter to both planners: a page behind a cursor walked every row before it (a
 // page 26,000 meetings deep read 26,000 index entries: 15 ms on PostgreSQL, 1.5 ms on SQLite).
-// `key <= v` starts the index range at the cursor. A list whose own window bounds the same key
-// must also narrow that bound to the cursor (windowFrom; deals.ts): SQLite uses only one upper
-// (or lower) bound of a column, not the tighter one.
+// `key <= v` starts the index range at the cursor (upToPosition's own bound ends it at a
+// position). A list whose own window bounds the same key must also narrow that bound to the
+// cursor and to such an end (windowFrom; deals.ts within): SQLite uses only one upper (or lower)
+// bound of a column, not the tighter one.
 import { sql, type RawBuilder } from 'kysely';
 
 export type KeysetOrder = 'asc' | 'desc';
