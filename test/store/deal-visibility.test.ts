@@ -80,18 +80,56 @@ function keeps(w: World, p: Principal, f: DealFilters, d: RawDeal): boolean {
   );
 }
 
-/** Every page of a list, seven deals a page (the eighth says there is more), as the tool pages it. */
-async function everyPage(s: Seeded, p: Principal, f: DealFilters, sort: DealSort): Promise<string[]> {
+/** Every page of a list, `size` deals a page (one more says there is more), as the tool pages it. */
+async function everyPage(s: Seeded, p: Principal, f: DealFilters, sort: DealSort, size = 7): Promise<string[]> {
   const seen: string[] = [];
   let position: [string | number, string] | null = null;
-  for (let pages = 0; pages < 200; pages++) {
-    const rows = await listDeals(s.store.db, p, f, sort, position, 8);
-    seen.push(...rows.slice(0, 7).map((r) => r.id));
-    if (rows.length <= 7) break;
-    const last = rows[6]!;
+  for (let pages = 0; pages < 400; pages++) {
+    const rows = await listDeals(s.store.db, p, f, sort, position, size + 1);
+    assert.ok(rows.length <= size + 1, `a page of ${size} read ${rows.length} rows`);
+    seen.push(...rows.slice(0, size).map((r) => r.id));
+    if (rows.length <= size) break;
+    const last = rows[size - 1]!;
     position = [sort.startsWith('amount') ? Number(last.amount) : last.close_date, last.id];
   }
   return seen;
+}
+
+/**
+ * Many deals on few close dates and amounts (ties everywhere), owned across the organization, some
+ * linked to past meetings (the viewer attends some) and some to scheduled meetings ahead: more
+ * deals match than a page's first probe walks (deals.ts listDeals: four per deal it needs), so a
+ * manager's or viewer's pages hand over from the probe to the set, at a position inside a tie.
+ */
+async function addTiedDeals(s: Seeded, admin: Principal, viewer: Principal): Promise<void> {
+  const db = s.store.db;
+  const orgId = admin.orgId;
+  const account = (await db.selectFrom('accounts').select('id').where('org_id', '=', orgId).executeTakeFirstOrThrow()).id;
+  const owners = (await db.selectFrom('users').select('id').where('org_id', '=', orgId).where('role', '!=', 'viewer').orderBy('email').execute()).map((u) => u.id);
+  const deals = [];
+  const meetings = [];
+  const people = [];
+  for (let i = 0; i < 160; i++) {
+    // Ids out of step with the keys, so the id decides within each tie.
+    const id = `deal_tie_${String((i * 37) % 160).padStart(3, '0')}`;
+    deals.push({
+      org_id: orgId, id, account_id: account, name: `Tied ${i}`, owner_id: owners[(i * 7) % owners.length]!, team_id: null, stage: 'discovery', status: i % 5 === 0 ? ('won' as const) : ('open' as const),
+      amount: [1000, 2000, 2000, 5000][i % 4]!, currency: 'USD', close_date: ['2026-12-01', '2026-12-15', '2026-12-15'][i % 3]!, crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
+    });
+    if (i % 3 === 0 || i % 4 === 1) {
+      const ahead = i % 4 === 1;
+      const meetingId = `mtg_tie_${i}`;
+      meetings.push({
+        org_id: orgId, id: meetingId, title: `Tied ${i}`, start_at: ANCHOR + (ahead ? 1 : -1) * (i + 1) * 3_600_000, end_at: ANCHOR + (ahead ? 1 : -1) * (i + 1) * 3_600_000 + 1_800_000,
+        status: ahead ? ('scheduled' as const) : ('completed' as const), owner_id: owners[(i * 11) % owners.length]!, team_id: null, deal_id: id, account_id: account, meeting_type: 'external' as const,
+        language: 'en', summary_md: null, key_points: '[]', next_steps: '[]', has_transcript: 0, transcript_reason: 'not_recorded', segment_count: 0, transcript_chars: 0, created_at: ANCHOR,
+      });
+      if (i % 2 === 0) people.push({ org_id: orgId, meeting_id: meetingId, id: 1, email: viewer.email, name: 'Viewer', user_id: null, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
+    }
+  }
+  await db.insertInto('deals').values(deals).execute();
+  await db.insertInto('meetings').values(meetings).execute();
+  await db.insertInto('participants').values(people).execute();
 }
 
 for (const dialect of dialectsUnderTest()) {
@@ -183,6 +221,49 @@ for (const dialect of dialectsUnderTest()) {
         }
       }
       assert.deepEqual(filters.map((f) => JSON.stringify(f)).filter((f) => !kinds.has(f)), [], 'every filter keeps some deal for someone');
+    });
+  });
+}
+
+for (const dialect of dialectsUnderTest()) {
+  // A manager's or viewer's page probes the deals it walks before it builds their set, and hands
+  // over to the set at the last deal probed: through ties, in every sort and page size, every deal
+  // once, in order, and only those the caller may see.
+  describe(`deal pages through ties, from the probe to the set (${dialect})`, () => {
+    let s: Seeded;
+    let world: World;
+    let callers: Principal[];
+    before(async () => {
+      let principals: Principal[];
+      ({ s, world, principals } = await seededWorld(dialect, (s, c) => addTiedDeals(s, c.ada, c.vic)));
+      const managers = principals.filter((p) => p.role === 'manager' && p.managedTeamIds.length > 0);
+      callers = [...managers, ...principals.filter((p) => p.role === 'viewer'), principals.find((p) => p.role === 'member')!, principals.find((p) => p.role === 'admin')!];
+    });
+    after(() => s.cleanup());
+
+    it('has more matching deals than a first probe walks, and callers who see some of them', () => {
+      const tied = world.deals.filter((d) => d.id.startsWith('deal_tie_'));
+      assert.equal(tied.length, 160);
+      // Other viewers attend none of them: their pages walk every deal and find none.
+      for (const p of callers.filter((p) => p.role === 'manager' || p.role === 'member' || p.email === EMAILS.vic)) {
+        const seen = tied.filter((d) => dealVisibleTo(world, p, d)).length;
+        assert.ok(seen > 0 && seen < tied.length, `${p.email} (${p.role}) sees ${seen} of the tied deals`);
+      }
+    });
+
+    it('pages every sort through the ties at every page size, and counts alike', async () => {
+      const filters: DealFilters[] = [{}, { status: 'open' }, { upcomingAfter: ANCHOR }, { closeFrom: '2026-12-15', closeTo: '2026-12-15', amountMin: 2000, amountMax: 2000 }];
+      for (const f of filters) {
+        for (const p of callers) {
+          const visible = world.deals.filter((d) => dealVisibleTo(world, p, d) && keeps(world, p, f, d));
+          for (const sort of Object.keys(SORTS) as DealSort[]) {
+            for (const size of [1, 3, 7]) {
+              assert.deepEqual(await everyPage(s, p, f, sort, size), inOrder(visible, sort), `${p.email} (${p.role}) ${JSON.stringify(f)} ${sort} by ${size}`);
+            }
+          }
+          assert.equal(await countDeals(s.store.db, p, f), visible.length, `${p.email} (${p.role}) count ${JSON.stringify(f)}`);
+        }
+      }
     });
   });
 }
