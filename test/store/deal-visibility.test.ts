@@ -8,7 +8,7 @@ import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 import { createUser } from '../../src/store/users.ts';
-import { countDeals, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { countDeals, findVisibleDeal, listDeals, PROBES_PER_DEAL, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
 import { dealVisibleTo, meetingVisibleTo, seededWorld, type RawDeal, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
@@ -241,9 +241,19 @@ for (const dialect of dialectsUnderTest()) {
     });
     after(() => s.cleanup());
 
+    const filters: DealFilters[] = [{}, { status: 'open' }, { upcomingAfter: ANCHOR }, { closeFrom: '2026-12-15', closeTo: '2026-12-15', amountMin: 2000, amountMax: 2000 }];
+    const SIZES = [1, 3, 7];
+
     it('has more matching deals than a first probe walks, and callers who see some of them', () => {
       const tied = world.deals.filter((d) => d.id.startsWith('deal_tie_'));
       assert.equal(tied.length, 160);
+      // A page of `size` reads size + 1 rows, and its probe walks PROBES_PER_DEAL deals for each.
+      const walked = PROBES_PER_DEAL * (Math.max(...SIZES) + 1);
+      const admin = callers.find((p) => p.role === 'admin')!;
+      for (const f of filters) {
+        const matching = world.deals.filter((d) => keeps(world, admin, f, d)).length;
+        assert.ok(matching > walked, `${JSON.stringify(f)} keeps ${matching} deals, a probe walks ${walked}`);
+      }
       // Other viewers attend none of them: their pages walk every deal and find none.
       for (const p of callers.filter((p) => p.role === 'manager' || p.role === 'member' || p.email === EMAILS.vic)) {
         const seen = tied.filter((d) => dealVisibleTo(world, p, d)).length;
@@ -252,12 +262,11 @@ for (const dialect of dialectsUnderTest()) {
     });
 
     it('pages every sort through the ties at every page size, and counts alike', async () => {
-      const filters: DealFilters[] = [{}, { status: 'open' }, { upcomingAfter: ANCHOR }, { closeFrom: '2026-12-15', closeTo: '2026-12-15', amountMin: 2000, amountMax: 2000 }];
       for (const f of filters) {
         for (const p of callers) {
           const visible = world.deals.filter((d) => dealVisibleTo(world, p, d) && keeps(world, p, f, d));
           for (const sort of Object.keys(SORTS) as DealSort[]) {
-            for (const size of [1, 3, 7]) {
+            for (const size of SIZES) {
               assert.deepEqual(await everyPage(s, p, f, sort, size), inOrder(visible, sort), `${p.email} (${p.role}) ${JSON.stringify(f)} ${sort} by ${size}`);
             }
           }

@@ -171,7 +171,7 @@ async function nthPosition(db: Kysely<Database>, p: Principal, f: DealFilters, s
 }
 
 /** Deals a page probes per deal it needs before it hands over to the set (listDeals). */
-const PROBES_PER_DEAL = 4;
+export const PROBES_PER_DEAL = 4;
 
 /**
  * One page in the sort's order. Planned for its values on PostgreSQL (executePlannedPerCall): the
@@ -191,7 +191,7 @@ const PROBES_PER_DEAL = 4;
  * every meeting of the organization that the caller may see (a viewer's page: ~50 ms through the
  * set, ~135 ms probed first).
  */
-export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: [string | number, string] | null, limit: number): Promise<DealRow[]> {
+export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, after: Position | null, limit: number): Promise<DealRow[]> {
   const owners = ownersSeen(p);
   if (owners === 'all' || owners.length === 1 || f.search || capabilitiesOf(db).roundTrips) return readPage(db, p, f, sort, after, null, limit, 'walk');
   const bound = await nthPosition(db, p, f, sort, after, PROBES_PER_DEAL * limit);
