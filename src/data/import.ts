@@ -1,7 +1,8 @@
 // NDJSON import: one file per record type (<type>.ndjson), every row validated with zod and its
 // references checked inside the chosen organization; a file with any bad row is rejected whole
 // (each bad row reported with file and line), a good file is written in one transaction.
-// Idempotent by id: rows are upserted, a report's sections replaced.
+// Idempotent by id: rows are upserted, a report's sections replaced. Imports into one organization
+// may run at once (on PostgreSQL their files take turns; SQLite has one writer).
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,6 +11,7 @@ import type { Store } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import { IMPORT_ORDER, ImportSchemas, type ImportRow, type RecordType } from './import-schemas.ts';
 import { toRows, type Lookups } from './import-rows.ts';
+import { takeTurns } from '../store/organization-turns.ts';
 
 export type ImportIssue = { file: string; line: number; message: string };
 export type FileReport = { file: string; type: RecordType; rows: number; status: 'imported' | 'rejected' | 'absent'; issues: ImportIssue[] };
@@ -133,6 +135,10 @@ export async function importDirectory(store: Store, orgId: string, dir: string):
       continue;
     }
     await db.transaction().execute(async (trx) => {
+      // One file of one import at a time per organization (on PostgreSQL): two imports' upserts
+      // lock rows in their files' orders, and a participant's insert reads its meeting's row, so
+      // imports side by side could each wait for the other and one would be aborted.
+      await takeTurns(trx, 'sales-import', [orgId]);
       if (type === 'reports') {
         const ids = (tables.reports ?? []).map((r) => r.id as string);
         for (let i = 0; i < ids.length; i += BATCH) await trx.deleteFrom('report_sections').where('org_id', '=', orgId).where('report_id', 'in', ids.slice(i, i + BATCH)).execute();

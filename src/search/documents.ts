@@ -2,8 +2,9 @@
 // Bulk writes go in batches, one transaction per batch, with multi-row inserts (the benchmark
 // indexes 10,000–100,000 documents). The full-text index follows through the migration's triggers.
 import { z } from 'zod';
-import { sql, type Kysely } from 'kysely';
-import { capabilitiesOf, type Store } from '../store/database.ts';
+import type { Kysely } from 'kysely';
+import type { Store } from '../store/database.ts';
+import { takeTurns } from '../store/organization-turns.ts';
 import type { Database } from '../store/schema.ts';
 import { newId, now } from '../store/ids.ts';
 import { chunkMarkdown, wordCount, type Chunk } from './chunking.ts';
@@ -44,21 +45,12 @@ function prepare(input: DocumentInput): Prepared {
   return { doc: { ...doc, id: doc.id ?? newId('doc') }, chunks: chunkMarkdown(doc.body, doc.title), words: wordCount(doc.body) };
 }
 
-/**
- * On PostgreSQL, the document writes of one organization take turns. Their triggers update the
- * organization's document_totals rows (one per visibility, team and source) in the order of the
- * documents, so two imports into one organization could each hold a row the other waits for: a
- * deadlock, and one import aborted. A transaction-scoped advisory lock per organization, taken in
- * id order, makes the second wait for the first batch's commit instead. (SQLite has one writer.)
- */
-async function lockOrganizations(db: Kysely<Database>, orgIds: Iterable<string>): Promise<void> {
-  if (!capabilitiesOf(db).parallelWriters) return;
-  for (const orgId of [...new Set(orgIds)].sort()) await sql`select pg_advisory_xact_lock(hashtextextended(${`documents:${orgId}`}, 0))`.execute(db);
-}
-
 async function writeBatch(db: Kysely<Database>, batch: Prepared[]): Promise<number> {
   const at = now();
-  await lockOrganizations(db, batch.map(({ doc }) => doc.orgId));
+  // On PostgreSQL the document writes of one organization take turns: their triggers update the
+  // organization's document_totals rows (one per visibility, team and source) in the order of the
+  // documents, so two imports into one organization deadlocked without them.
+  await takeTurns(db, 'documents', batch.map(({ doc }) => doc.orgId));
   // Replace semantics: deleting the document cascades to its chunks, whose trigger clears the index.
   const byOrg = new Map<string, string[]>();
   for (const { doc } of batch) byOrg.set(doc.orgId, [...(byOrg.get(doc.orgId) ?? []), doc.id]);
@@ -109,7 +101,7 @@ export async function indexDocuments(
   let batch: Prepared[] = [];
   // A bulk write, not a request: on PostgreSQL its batches run on the maintenance connection,
   // without the request path's 10 s query timeout, which a batch could exceed while it waits for
-  // another import's organization lock (lockOrganizations) or writes large documents. There one
+  // another import's turn in its organization (takeTurns) or writes large documents. There one
   // batch is written while the next is prepared (parsing and chunking here, text search parsing in
   // the database); batches still commit one after another, so a document repeated in a later batch
   // replaces the earlier version.
@@ -157,7 +149,7 @@ export async function indexDocument(store: Store, input: DocumentInput): Promise
 /** Removes a document and its passages from the index. Returns whether it existed. */
 export async function deleteDocument(store: Store, orgId: string, documentId: string): Promise<boolean> {
   return store.db.transaction().execute(async (trx) => {
-    await lockOrganizations(trx, [orgId]);
+    await takeTurns(trx, 'documents', [orgId]);
     const result = await trx.deleteFrom('documents').where('org_id', '=', orgId).where('id', '=', documentId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
-import type { Store } from '../../src/store/database.ts';
+import { dialectsUnderTest, openTestStore, type TestDatabase } from '../support/databases.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
 import { createOrganization } from '../../src/store/organizations.ts';
 import { createUser } from '../../src/store/users.ts';
 import { importDirectory } from '../../src/data/import.ts';
@@ -39,12 +39,13 @@ function writeDataset(dir: string): void {
 for (const dialect of dialectsUnderTest()) {
   describe(`NDJSON import (${dialect})`, () => {
     let store: Store;
+    let database: TestDatabase;
     let cleanup: () => Promise<void>;
     let orgId: string;
     let userId: string;
     let dir: string;
     before(async () => {
-      ({ store, cleanup } = await openTestStore(dialect));
+      ({ store, database, cleanup } = await openTestStore(dialect));
       const org = await createOrganization(store.db, { name: 'Initech', domains: ['initech.example'], license: { plan: 'paid', trialEndsAt: null, seats: 5 } });
       orgId = org.id;
       userId = (await createUser(store.db, { orgId, email: 'rep@initech.example', name: 'Rita Rep', role: 'member' })).id;
@@ -98,6 +99,52 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(result!.status, 'fulfilled', result!.status === 'rejected' ? String(result!.reason) : '');
       const reports = result!.status === 'fulfilled' ? result!.value : [];
       assert.ok(reports.filter((r) => r.status !== 'absent').every((r) => r.status === 'imported'), JSON.stringify(reports));
+    });
+
+    it('imports into one organization from several processes at once, each participant keeping its meeting\u2019s start', async () => {
+      // Two imports of the same meetings, in opposite orders and with different starts: each file's
+      // upsert locks its rows in file order, and a participant's insert reads its meeting's row (its
+      // start is copied, 0011), so without turns one import waited for the other's rows while
+      // holding rows the other waited for, and PostgreSQL aborted it (deadlock detected in the first
+      // round, in both runs without turns).
+      // On PostgreSQL each import has a store of its own, as separate processes would; on SQLite, one
+      // writer, the outcome is checked all the same.
+      const own = dialect === 'postgres' ? [openStore(database.config), openStore(database.config)] : [];
+      const importers = own.length ? own : [store, store];
+      const dirs: string[] = [];
+      const meetings = 150;
+      const write = (start: string, reversed: boolean) => {
+        const d = mkdtempSync(join(tmpdir(), 'aas-import-busy-'));
+        dirs.push(d);
+        const order = Array.from({ length: meetings }, (_, i) => (reversed ? meetings - 1 - i : i));
+        const at = (i: number, minutes: number) => new Date(Date.parse(start) + i * 3_600_000 + minutes * 60_000).toISOString();
+        writeFileSync(join(d, 'meetings.ndjson'), ndjson(order.map((i) => ({ id: `busy-${i}`, title: `Busy ${i}`, start: at(i, 0), end: at(i, 30), status: 'completed', owner_email: 'rep@initech.example', meeting_type: 'internal' }))));
+        writeFileSync(join(d, 'participants.ndjson'), ndjson(order.flatMap((i) => [1, 2].map((id) => ({ meeting_id: `busy-${i}`, id, email: 'rep@initech.example', name: 'Rita Rep', side: 'seller' })))));
+        return d;
+      };
+      try {
+        for (let round = 0; round < 3; round++) {
+          const [east, west] = [write(`2026-0${round + 1}-01T09:00:00Z`, false), write(`2026-0${round + 4}-01T09:00:00Z`, true)];
+          const imports = await Promise.allSettled([importDirectory(importers[0]!, orgId, east), importDirectory(importers[1]!, orgId, west)]);
+          assert.deepEqual(
+            imports.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value.filter((f) => f.status !== 'absent').map((f) => `${f.type} ${f.status}`).join(', '))),
+            ['meetings imported, participants imported', 'meetings imported, participants imported'],
+            `round ${round}`,
+          );
+          const copies = await store.db
+            .selectFrom('participants as p')
+            .innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'p.org_id').onRef('m.id', '=', 'p.meeting_id'))
+            .select(['p.meeting_id', 'p.id', 'p.start_at as copied', 'm.start_at as start'])
+            .where('p.org_id', '=', orgId)
+            .where('p.meeting_id', 'like', 'busy-%')
+            .execute();
+          assert.equal(copies.length, meetings * 2, `round ${round}`);
+          assert.deepEqual(copies.filter((c) => Number(c.copied) !== Number(c.start)), [], `round ${round}: participants whose start is not their meeting's`);
+        }
+      } finally {
+        await Promise.all(own.map((s) => s.close()));
+        for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      }
     });
 
     it('makes imported records readable through the tools', async () => {
