@@ -4,9 +4,11 @@
 // their owners, accounts and external participants and a total counted up to 500, and answers the
 // same items as structured content with its JSON text (the service's ~40 KB). It is what a
 // developer following the SDK's documentation would write for this one tool, with its SQL written
-// plainly and prepared once. It does less than the service: no bearer check, no cursor signing, no
-// access policy (the bench's caller is an admin, who sees every meeting), no answer budget.
-// DATABASE_URL is the dataset's `sqlite:` URL; BENCH_ORG_DOMAIN names its organization.
+// plainly and each statement prepared once. It does less than the service: no bearer check, no
+// cursor signing, no access policy (the bench's caller is an admin, who sees every meeting), no
+// answer budget, and no `truncated`, `filters` or `scope` in its answer.
+// DATABASE_URL is the dataset's `sqlite:` URL; BENCH_ORG_DOMAIN names its organization; APP_URL is
+// where its links point (the service's); BENCH_NOW, for tests only, fixes "now" (ms since 1970).
 import { DatabaseSync } from 'node:sqlite';
 import { serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
@@ -33,9 +35,19 @@ const page = db.prepare(`
 const count = db.prepare('select count(*) as n from (select 1 from meetings where org_id = ? and start_at >= ? and start_at < ? limit ?)');
 type Row = { id: string; title: string; start_at: number; end_at: number; status: string; deal_id: string | null; meeting_type: string; has_transcript: number; has_notes: number; owner_name: string | null; owner_email: string | null; prospect_org: string | null };
 type Person = { meeting_id: string; name: string; email: string | null; company: string | null; title: string | null };
-const externals = (ids: string[]) =>
-  db.prepare(`select meeting_id, name, email, company, title from participants where org_id = ? and meeting_id in (${ids.map(() => '?').join(', ')}) and side <> 'seller' order by meeting_id, id`).all(orgId, ...ids) as Person[];
+/** The external participants of some meetings: one statement per number of meetings, prepared on first use. */
+const byCount = new Map<number, ReturnType<typeof db.prepare>>();
+const externals = (ids: string[]) => {
+  let statement = byCount.get(ids.length);
+  if (!statement) {
+    statement = db.prepare(`select meeting_id, name, email, company, title from participants where org_id = ? and meeting_id in (${ids.map(() => '?').join(', ')}) and side <> 'seller' order by meeting_id, id`);
+    byCount.set(ids.length, statement);
+  }
+  return statement.all(orgId, ...ids) as Person[];
+};
 
+const appUrl = process.env.APP_URL ?? 'https://app.example.com';
+const fixedNow = process.env.BENCH_NOW ? Number(process.env.BENCH_NOW) : undefined;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const handler = createMcpHandler(() => {
@@ -72,7 +84,7 @@ const handler = createMcpHandler(() => {
       }),
     },
     async ({ limit }) => {
-      const to = Date.now();
+      const to = fixedNow ?? Date.now();
       const from = to - 30 * DAY;
       const rows = page.all(orgId, from, to, limit + 1) as Row[];
       const shown = rows.slice(0, limit);
@@ -98,7 +110,7 @@ const handler = createMcpHandler(() => {
             external_participant_count: external.length,
             has_transcript: m.has_transcript === 1,
             has_notes: m.has_notes === 1,
-            url: `https://app.example.com/meetings/${encodeURIComponent(m.id)}`,
+            url: `${appUrl}/meetings/${encodeURIComponent(m.id)}`,
           };
         }),
         next_cursor: rows.length > limit && last ? Buffer.from(JSON.stringify([last.start_at, last.id])).toString('base64url') : null,

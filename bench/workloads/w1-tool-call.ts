@@ -9,6 +9,7 @@ import { runCase } from '../lib/compare.ts';
 import { ensureDataset, postgresReachable, type Dataset } from '../lib/datasets.ts';
 import { ERAS, type Era } from '../lib/mcp-requests.ts';
 import type { Spread } from '../lib/stats.ts';
+import { variables } from '../../src/config/defaults.ts';
 import { anchor, DEMO_USER, serviceContender, toolLoad } from './contenders.ts';
 import { type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
 
@@ -24,11 +25,13 @@ export function w1Anchors(era: Era): Contender[] {
   ];
 }
 
-/** Anchor (d): the SDK as documented, answering the service's page from the same SQLite dataset. */
-export const samePageAnchor = (era: Era, dataset: Dataset): Contender =>
+/** Anchor (d): the SDK as documented, answering the service's page from the same SQLite dataset (links to the service's default APP_URL, which the bench keeps). */
+export const samePageAnchor = (era: Era, dataset: Dataset, env: Record<string, string> = {}): Contender =>
   anchor('sdk-same-page', '(d) SDK as documented, same page', 'bench/anchors/sdk-same-page.ts', toolLoad(era, 'list_meetings', ARGS), {
     DATABASE_URL: dataset.databaseUrl,
     BENCH_ORG_DOMAIN: DEMO_USER.slice(DEMO_USER.indexOf('@') + 1),
+    APP_URL: variables.APP_URL.default,
+    ...env,
   });
 
 const ratioOf = (c: CaseResult, label: string): Spread | undefined => c.ratios.find((r) => r.label === label)?.value;

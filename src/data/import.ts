@@ -1,8 +1,8 @@
 // NDJSON import: one file per record type (<type>.ndjson), every row validated with zod and its
 // references checked inside the chosen organization; a file with any bad row is rejected whole
 // (each bad row reported with file and line), a good file is written in one transaction.
-// Idempotent by id: rows are upserted, a report's sections replaced. Imports into one organization
-// may run at once (on PostgreSQL their files take turns; SQLite has one writer).
+// Idempotent by id: rows are upserted, a report's sections replaced. On PostgreSQL, imports into one
+// organization may run at once: their files take turns.
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

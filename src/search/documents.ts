@@ -2,7 +2,7 @@
 // Bulk writes go in batches, one transaction per batch, with multi-row inserts (the benchmark
 // indexes 10,000–100,000 documents). The full-text index follows through the migration's triggers.
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Store } from '../store/database.ts';
 import { takeTurns } from '../store/organization-turns.ts';
 import type { Database } from '../store/schema.ts';
@@ -45,7 +45,7 @@ function prepare(input: DocumentInput): Prepared {
   return { doc: { ...doc, id: doc.id ?? newId('doc') }, chunks: chunkMarkdown(doc.body, doc.title), words: wordCount(doc.body) };
 }
 
-async function writeBatch(db: Kysely<Database>, batch: Prepared[]): Promise<number> {
+async function writeBatch(db: Transaction<Database>, batch: Prepared[]): Promise<number> {
   const at = now();
   // On PostgreSQL the document writes of one organization take turns: their triggers update the
   // organization's document_totals rows (one per visibility, team and source) in the order of the

@@ -105,8 +105,8 @@ for (const dialect of dialectsUnderTest()) {
       // Two imports of the same meetings, in opposite orders and with different starts: each file's
       // upsert locks its rows in file order, and a participant's insert reads its meeting's row (its
       // start is copied, 0011), so without turns one import waited for the other's rows while
-      // holding rows the other waited for, and PostgreSQL aborted it (deadlock detected in the first
-      // round, in both runs without turns).
+      // holding rows the other waited for, and PostgreSQL aborted it (deadlock detected within the
+      // three rounds, in every run without turns).
       // On PostgreSQL each import has a store of its own, as separate processes would; on SQLite, one
       // writer, the outcome is checked all the same.
       const own = dialect === 'postgres' ? [openStore(database.config), openStore(database.config)] : [];
