@@ -45,18 +45,18 @@ function prepare(input: DocumentInput): Prepared {
   return { doc: { ...doc, id: doc.id ?? newId('doc') }, chunks: chunkMarkdown(doc.body, doc.title), words: wordCount(doc.body) };
 }
 
-async function writeBatch(db: Transaction<Database>, batch: Prepared[]): Promise<number> {
+async function writeBatch(trx: Transaction<Database>, batch: Prepared[]): Promise<number> {
   const at = now();
   // On PostgreSQL the document writes of one organization take turns: their triggers update the
   // organization's document_totals rows (one per visibility, team and source) in the order of the
   // documents, so two imports into one organization deadlocked without them.
-  await takeTurns(db, 'documents', batch.map(({ doc }) => doc.orgId));
+  await takeTurns(trx, 'documents', batch.map(({ doc }) => doc.orgId));
   // Replace semantics: deleting the document cascades to its chunks, whose trigger clears the index.
   const byOrg = new Map<string, string[]>();
   for (const { doc } of batch) byOrg.set(doc.orgId, [...(byOrg.get(doc.orgId) ?? []), doc.id]);
-  for (const [orgId, ids] of byOrg) await db.deleteFrom('documents').where('org_id', '=', orgId).where('id', 'in', ids).execute();
+  for (const [orgId, ids] of byOrg) await trx.deleteFrom('documents').where('org_id', '=', orgId).where('id', 'in', ids).execute();
 
-  await db
+  await trx
     .insertInto('documents')
     .values(
       batch.map(({ doc, chunks, words }) => ({
@@ -81,7 +81,7 @@ async function writeBatch(db: Transaction<Database>, batch: Prepared[]): Promise
     chunks.map((c) => ({ org_id: doc.orgId, document_id: doc.id, idx: c.index, heading: c.heading, text: c.text })),
   );
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await db.insertInto('document_chunks').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    await trx.insertInto('document_chunks').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
   }
   return rows.length;
 }

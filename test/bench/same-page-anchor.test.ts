@@ -1,5 +1,6 @@
 // W1's anchor (d) is only a fair comparison if it answers the page the service answers: the same
-// meetings, items, has_more and total for W1's call, read from the same SQLite database.
+// meetings (every field of every item), has_more and total for W1's call, read from the same
+// SQLite database.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTestStore } from '../support/databases.ts';
@@ -38,7 +39,7 @@ describe('bench anchor (d): the SDK as documented serving the same page', () => 
     await cleanup();
   });
 
-  it('should answer W1’s call with the meetings, items, has_more and total of the service’s own answer', async () => {
+  it('should answer W1’s call with the meetings, has_more and total of the service’s own answer', async () => {
     const user = await store.db.selectFrom('users').select(['id', 'org_id']).where('email', '=', DEMO_USER).executeTakeFirstOrThrow();
     const principal = await principalFromAuth(store.db, { userId: user.id, orgId: user.org_id });
     assert.ok(principal.ok);
