@@ -26,7 +26,7 @@ export function w1Anchors(era: Era): Contender[] {
 }
 
 /** Anchor (d): the SDK as documented, answering the service's page from the same SQLite dataset (links to the service's default APP_URL, which the bench keeps). */
-export const samePageAnchor = (era: Era, dataset: Dataset, env: Record<string, string> = {}): Contender =>
+export const samePageAnchor = (era: Era, dataset: Pick<Dataset, 'databaseUrl'>, env: Record<string, string> = {}): Contender =>
   anchor('sdk-same-page', '(d) SDK as documented, same page', 'bench/anchors/sdk-same-page.ts', toolLoad(era, 'list_meetings', ARGS), {
     DATABASE_URL: dataset.databaseUrl,
     BENCH_ORG_DOMAIN: DEMO_USER.slice(DEMO_USER.indexOf('@') + 1),

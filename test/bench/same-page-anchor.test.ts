@@ -31,7 +31,7 @@ describe('bench anchor (d): the SDK as documented serving the same page', () => 
     databaseUrl = database.url;
     // ~75 meetings in the last 30 days: a full page of 25, more after it, a total under the cap.
     await seedDemo(store, { meetings: 900, documents: 1, appUrl });
-    const contender = samePageAnchor(ERAS[0]!, { databaseUrl } as Parameters<typeof samePageAnchor>[1], { BENCH_NOW: String(now) });
+    const contender = samePageAnchor(ERAS[0]!, { databaseUrl }, { BENCH_NOW: String(now) });
     anchor = await startProcess(contender.process);
   });
   after(async () => {
