@@ -101,6 +101,11 @@ for (const dialect of dialectsUnderTest()) {
       ['completed, external, with a transcript', { ...whole, status: 'completed', meetingType: 'external', hasTranscript: true }],
       ['internal', { ...whole, meetingType: 'internal' }],
       ['q', { ...whole, q: 'an' }],
+      // Three characters or more: candidates from the trigram index (meeting-text.ts), then the LIKE.
+      ['q in titles, with LIKE wildcards', { ...whole, q: 'MTG_odd_' }],
+      ["q in a participant's name", { ...whole, q: 'unknown Caller' }],
+      ["q in a participant's email", { ...whole, q: '@buyer.exam' }],
+      ["q in a few participants' names", { ...whole, q: 'PERSON 2' }],
     ];
 
     it('covers every role, and members and viewers who both own and attend', () => {

@@ -15,6 +15,7 @@ import * as meetingOwnerDealIndex from './0012-meeting-owner-deal-index.ts';
 import * as participantMoves from './0013-participant-moves.ts';
 import * as probeAndSortIndexes from './0014-probe-and-sort-indexes.ts';
 import * as upcomingMeetingsIndex from './0015-upcoming-meetings-index.ts';
+import * as meetingTextIndex from './0016-meeting-text-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-participant-moves': participantMoves,
   '0014-probe-and-sort-indexes': probeAndSortIndexes,
   '0015-upcoming-meetings-index': upcomingMeetingsIndex,
+  '0016-meeting-text-index': meetingTextIndex,
 };

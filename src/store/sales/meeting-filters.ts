@@ -25,7 +25,12 @@ export type MeetingFilters = {
  * flag as the column's 0/1. The conditions below only place these values, never transform them,
  * so the list and count statements can be compiled once per shape (prepared.ts `shaped`).
  */
-export type BoundFilters = Omit<MeetingFilters, 'q' | 'hasTranscript'> & { qPattern?: string; hasTranscript?: 0 | 1 };
+export type BoundFilters = Omit<MeetingFilters, 'q' | 'hasTranscript'> & {
+  qPattern?: string;
+  hasTranscript?: 0 | 1;
+  /** The only meetings `q` can match in the window, from its trigram index, as one JSON array of ids (meeting-text.ts). */
+  candidatesJson?: string;
+};
 
 export function boundFilters(f: MeetingFilters): BoundFilters {
   const { q, hasTranscript, participantEmails, ...rest } = f;
@@ -39,7 +44,7 @@ export function boundFilters(f: MeetingFilters): BoundFilters {
 /** Which filters are present and how long their lists are are facts; what they hold are values. */
 export function bindFilters(b: Binder, f: BoundFilters): BoundFilters {
   const out: BoundFilters = { from: b.value(f.from), to: b.value(f.to) };
-  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'qPattern'] as const;
+  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'qPattern', 'candidatesJson'] as const;
   for (const name of optional) if (b.fact(f[name] !== undefined)) (out as Record<string, unknown>)[name] = b.value(f[name]);
   for (const name of ['accountIds', 'participantEmails'] as const) {
     const list = f[name];
@@ -48,9 +53,9 @@ export function bindFilters(b: Binder, f: BoundFilters): BoundFilters {
   return out;
 }
 
-/** Whether a filter with its own index (owner, deal, team, account, a participant's email) is present. */
+/** Whether a filter with its own index (owner, deal, team, account, a participant's email, `q`'s candidates) is present. */
 export function hasIndexedFilter(f: BoundFilters): boolean {
-  return f.ownerId !== undefined || f.dealId !== undefined || f.teamId !== undefined || f.accountIds !== undefined || (f.participantEmails?.length ?? 0) > 0;
+  return f.ownerId !== undefined || f.dealId !== undefined || f.teamId !== undefined || f.accountIds !== undefined || (f.participantEmails?.length ?? 0) > 0 || f.candidatesJson !== undefined;
 }
 
 /** The filters but the window, as conditions on `m` (the window is the caller's: on `m` or on an attended arm's participants). */
@@ -71,10 +76,12 @@ export function filterConditions(orgId: string, f: BoundFilters): RawBuilder<boo
   }
   // Participant text is a correlated EXISTS: it probes one meeting's few participants through the
   // primary key instead of scanning every participant of the org.
-  if (f.qPattern !== undefined) {
-    const pattern = f.qPattern;
-    c.push(sql`(lower(m.title) like ${pattern} escape '\\' or exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
-      and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')))`);
-  }
+  if (f.qPattern !== undefined) c.push(textMatches(f.qPattern));
   return c;
+}
+
+/** Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE pattern). */
+export function textMatches(pattern: string): RawBuilder<boolean> {
+  return sql`(lower(m.title) like ${pattern} escape '\\' or exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
+      and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')))`;
 }

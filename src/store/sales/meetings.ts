@@ -9,6 +9,7 @@ import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
 import { bindFilters, boundFilters, filterConditions, hasIndexedFilter, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
 import { armIds, armsCount, readsByArms } from './meeting-arms.ts';
+import { amongCandidates, textCandidates } from './meeting-text.ts';
 import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
 export type { MeetingFilters } from './meeting-filters.ts';
@@ -60,7 +61,7 @@ function filtered(db: Kysely<Database>, p: Principal, f: BoundFilters) {
     .where('m.start_at', '>=', f.from)
     .where('m.start_at', '<', f.to);
   for (const c of filterConditions(p.orgId, f)) q = q.where(c);
-  return q;
+  return f.candidatesJson === undefined ? q : q.where(amongCandidates(db, f.candidatesJson));
 }
 
 /** The principal as the visibility predicate binds it: ids and email are values; the role and the size of the managed set shape the SQL. */
@@ -146,6 +147,11 @@ export async function listMeetings(
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
   const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
+  if (bound.qPattern !== undefined) {
+    const candidates = await textCandidates(db, { orgId: p.orgId, qLower: f.q!.toLowerCase(), qPattern: bound.qPattern, from: bound.from, to: bound.to, order });
+    if (candidates !== 'walk' && candidates.none) return { rows: [], total: countCap === null ? null : 0 };
+    if (candidates !== 'walk') bound.candidatesJson = candidates.idsJson;
+  }
   const rows: (MeetingListDbRow & { total_capped?: number | string })[] = await (hasIndexedFilter(bound) ? listByValueStatement : listStatement).execute(db, p, bound, order, after, limit, countCap);
   const inlineCount = rows[0]?.total_capped;
   if (inlineCount !== undefined) for (const row of rows) delete row.total_capped;

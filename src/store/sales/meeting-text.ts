@@ -1,0 +1,119 @@
+// Which meetings of a list's window a `q` can match, from the trigram index over titles and
+// participants (migration 0016). The candidates are listed by id and each is still tested by the
+// LIKE (meeting-filters.ts textMatches), so a rare text reads its few matches instead of testing
+// every meeting of the window (~0.5 s over a year of 100,000 meetings, whatever it found).
+//
+// A common text is left to the walk, which tests meetings in the list's order and finds its page
+// and capped count among the window's first few thousand. Which one a text is, is decided in two
+// bounded steps:
+// 1. the sample: the window's first 200 meetings in the list's order, tested by the LIKE. A text
+//    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms).
+// 2. the probe: the organization's rows in the index that hold every trigram of `q`, at most
+//    10,000 (titles and participants). Past that the text is common in the organization's history,
+//    even if not in this window's first meetings: the walk. Otherwise the meetings among them in the
+//    window are the candidates, as many as there are (at most 10,000, usually a handful).
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { KeysetOrder } from './keyset.ts';
+import { textMatches } from './meeting-filters.ts';
+
+/** How many of the window's first meetings the sample tests, and how many matches make a text common. */
+export const SAMPLE_SIZE = 200;
+export const COMMON_IN_SAMPLE = 6;
+
+/** At most this many of the organization's index rows are read for one `q`: past it the text is common. */
+export const MAX_INDEX_ROWS = 10_000;
+
+/**
+ * SQLite's index is one for all organizations: at most this many of its rows are read for a `q`,
+ * whoever they belong to, so that another organization's use of a text costs this one little.
+ */
+export const MAX_SHARED_INDEX_ROWS = 20_000;
+
+/** The candidates as one JSON array of meeting ids (what the list binds: one value, whatever their number), or the walk. */
+export type TextCandidates = { idsJson: string; none: boolean } | 'walk';
+
+type Search = { orgId: string; qLower: string; qPattern: string; from: number; to: number; order: KeysetOrder };
+
+/** Whether the index can propose candidates for this text: it needs three characters for one trigram. */
+export function indexable(qLower: string): boolean {
+  return [...qLower].length >= 3;
+}
+
+/** The text's distinct trigrams (characters, not bytes), as the index folds them: lowercase. */
+function trigrams(qLower: string): string[] {
+  const chars = [...qLower];
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
+  return [...grams];
+}
+
+/** FTS5 query: every trigram, each a quoted string (its quotes doubled), all required. */
+export const trigramQuery = (qLower: string) => trigrams(qLower).map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
+
+const isSqlite = (db: Kysely<Database>) => db.getExecutor().adapter instanceof SqliteAdapter;
+
+/** Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE meetings. */
+async function commonInSample(db: Kysely<Database>, s: Search): Promise<boolean> {
+  const first = db
+    .selectFrom('meetings as m')
+    .select(['m.org_id', 'm.id', 'm.title'])
+    .where('m.org_id', '=', s.orgId)
+    .where('m.start_at', '>=', s.from)
+    .where('m.start_at', '<', s.to)
+    .orderBy('m.start_at', s.order)
+    .orderBy('m.id', s.order)
+    .limit(SAMPLE_SIZE);
+  const found = await db.selectFrom(first.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(s.qPattern)).executeTakeFirst();
+  return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
+}
+
+type Probed = { n: number | string; ids: string | null };
+
+function fromProbe(row: Probed | undefined): TextCandidates {
+  if (!row || Number(row.n) > MAX_INDEX_ROWS) return 'walk';
+  const idsJson = row.ids ?? '[]';
+  return { idsJson, none: idsJson === '[]' };
+}
+
+async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
+  const match = trigramQuery(s.qLower);
+  const shared = await sql<{ n: number }>`select count(*) as n from (select 1 from meeting_text where meeting_text match ${match} limit ${MAX_SHARED_INDEX_ROWS + 1})`.execute(db);
+  if (Number(shared.rows[0]?.n ?? 0) > MAX_SHARED_INDEX_ROWS) return 'walk';
+  const probed = await sql<Probed>`with raw as materialized (
+      select r.meeting_id as id, r.start_at from meeting_text f
+      join meeting_text_rows r on r.id = f.rowid
+      where f.meeting_text match ${match} and r.org_id = ${s.orgId}
+      limit ${MAX_INDEX_ROWS + 1})
+    select (select count(*) from raw) as n, (select json_group_array(distinct id) from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
+  return fromProbe(probed.rows[0]);
+}
+
+async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
+  // `q`'s keys as the index expressions compute theirs, by the same function (migration 0016).
+  const probed = await sql<Probed>`with raw as materialized (
+      select m.id, m.start_at from meetings m
+      where m.org_id = ${s.orgId} and meeting_text_keys(m.org_id, m.title) @> meeting_text_keys(${s.orgId}, ${s.qLower})
+      union all
+      select p.meeting_id, p.start_at from participants p
+      where p.org_id = ${s.orgId} and meeting_text_keys(p.org_id, p.name, p.email, p.company) @> meeting_text_keys(${s.orgId}, ${s.qLower})
+      limit ${MAX_INDEX_ROWS + 1})
+    select (select count(*) from raw) as n, (select coalesce(json_agg(distinct id), '[]')::text from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
+  return fromProbe(probed.rows[0]);
+}
+
+/**
+ * The meetings of the organization in the window whose title or a participant holds every trigram
+ * of `q`: a superset of those the LIKE matches. 'walk' for a text too short to index or common
+ * (see the module comment).
+ */
+export async function textCandidates(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
+  if (!indexable(s.qLower)) return 'walk';
+  if (await commonInSample(db, s)) return 'walk';
+  return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+}
+
+/** `m.id` among the candidates, given as one JSON array of ids (one bound value, whatever their number). */
+export function amongCandidates(db: Kysely<Database>, idsJson: string) {
+  return isSqlite(db) ? sql<boolean>`m.id in (select value from json_each(${idsJson}))` : sql<boolean>`m.id in (select jsonb_array_elements_text(${idsJson}::jsonb))`;
+}
