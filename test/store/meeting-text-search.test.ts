@@ -18,6 +18,7 @@ import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 import { principalFromAuth } from '../../src/access/principal.ts';
 import { listMeetings } from '../../src/store/sales/meetings.ts';
+import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
 import { MAX_INDEX_ROWS, SAMPLE_SIZE, textCandidates } from '../../src/store/sales/meeting-text.ts';
 
 const DAY = 86_400_000;
@@ -113,6 +114,36 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(await ids('okapi'), []);
       await s.store.db.insertInto('meetings').values(meetingRow(orgId, mia.userId, 'mtg-late', 'Late arrival', ANCHOR - 4 * DAY)).execute();
       assert.deepEqual(await ids('okapi'), ['mtg-late']);
+    });
+
+    it('finds what the LIKE finds for texts in many scripts and cases, cut anywhere (the index proposes a superset)', async () => {
+      const mia = await s.principal(EMAILS.mia);
+      const alphabet = [...'aAbBcCzZ09 -@.éÉöÖßẞσΣςİıiIſkKﬁΩωёЁ中文😀"\'%_'];
+      let seed = 7;
+      const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+      const text = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+      const from = ANCHOR - 29 * DAY;
+      const rows = Array.from({ length: 120 }, (_, i) => meetingRow(orgId, mia.userId, `mtg-script-${i}`, text(12 + random(20)), from + i * 60_000));
+      await s.store.db.insertInto('meetings').values(rows).execute();
+      const people = rows.map((r, i) => ({ org_id: orgId, meeting_id: r.id, id: 1, email: `${text(6)}@${text(5)}.example`, name: text(10), user_id: null, side: 'buyer' as const, company: i % 3 ? text(8) : null, title: null, talk_time_ms: 0 }));
+      await s.store.db.insertInto('participants').values(people).execute();
+      const window = { from, to: ANCHOR };
+      const sources = [...rows.map((r) => r.title), ...people.flatMap((p) => [p.name, p.email, p.company ?? ''])].filter((t) => [...t].length >= 6);
+      let found = 0;
+      for (let n = 0; n < 80; n++) {
+        // A piece of one of the texts, 3 to 6 characters, in either case.
+        const chars = [...sources[random(sources.length)]!];
+        const at = random(chars.length - 3);
+        const piece = chars.slice(at, at + 3 + random(4)).join('');
+        const q = random(2) ? piece.toUpperCase() : piece.toLowerCase();
+        const bound = boundFilters({ ...window, q });
+        const exact = await s.store.db.selectFrom('meetings as m').select('m.id').where('m.org_id', '=', orgId).where('m.start_at', '>=', from).where('m.start_at', '<', ANCHOR)
+          .where(textMatches(bound.qPattern!)).orderBy('m.start_at', 'desc').orderBy('m.id', 'desc').execute();
+        const listed = await listMeetings(s.store.db, await s.principal(EMAILS.ada), { ...window, q }, 'desc', null, 500, 500);
+        assert.deepEqual(listed.rows.map((r) => r.id), exact.map((r) => r.id), JSON.stringify(q));
+        if (exact.length) found += 1;
+      }
+      assert.ok(found > 40, `${found} of 80 texts found something`);
     });
 
     it("keeps each organization to its own meetings", async () => {

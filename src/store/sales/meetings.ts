@@ -134,7 +134,8 @@ export type MeetingListPage = {
  * PostgreSQL one statement gathers all three (inlinesParticipants). The capped rows are read in
  * the list's own order, so both engines walk the same index range the page came from: without it
  * PostgreSQL chose a sequential scan (LIMIT makes it look cheap) that read ~6,300 rows to find 501
- * recent ones, 1.3 ms instead of ~0.2 ms.
+ * recent ones, 1.3 ms instead of ~0.2 ms. A `q` rare in the window is read from its candidates
+ * (meeting-text.ts): none answers at once, a few are listed by id.
  */
 export async function listMeetings(
   db: Kysely<Database>,
