@@ -14,7 +14,7 @@ import { groupCommit, type WriteTransaction } from './group-commit.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 export type Capabilities = {
-  /** Full-text search engine behind DocumentIndex. */
+  /** Full-text search engine behind DocumentIndex, and the index kind behind list_meetings' `q` (migration 0016). */
   fullText: 'fts5' | 'tsvector';
   /** Whether concurrent writers in one process run in parallel (pool) or one at a time. */
   parallelWriters: boolean;

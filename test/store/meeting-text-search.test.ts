@@ -86,7 +86,16 @@ for (const dialect of dialectsUnderTest()) {
       await s.store.db.deleteFrom('participants').where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-text-1').where('id', '=', 1).execute();
       assert.deepEqual(await ids('nebula'), []);
       assert.deepEqual(await ids('rhea ruby'), ['mtg-text-1']);
-      await s.store.db.updateTable('participants').set({ name: 'Rhea Garnet' }).where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-text-1').execute();
+      // One field at a time: the name, the email, the company.
+      const update = (set: { name?: string; email?: string; company?: string }) => s.store.db.updateTable('participants').set(set).where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-text-1').execute();
+      await update({ email: 'rhea@jasper-mills.example' });
+      assert.deepEqual(await ids('ruby-works'), []);
+      assert.deepEqual(await ids('jasper-mills'), ['mtg-text-1']);
+      await update({ company: 'Opal Foundry' });
+      assert.deepEqual(await ids('opal foundry'), ['mtg-text-1']);
+      await update({ company: 'Onyx Foundry' });
+      assert.deepEqual(await ids('opal foundry'), []);
+      await update({ name: 'Rhea Garnet' });
       assert.deepEqual(await ids('rhea ruby'), []);
       assert.deepEqual(await ids('garnet'), ['mtg-text-1']);
       // A meeting moved out of the window and back: the index follows its start.
@@ -95,7 +104,7 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(await ids('garnet'), []);
       await moveTo(ANCHOR - 20 * DAY);
       const around = { start: new Date(ANCHOR - 21 * DAY).toISOString(), end: new Date(ANCHOR - 19 * DAY).toISOString() };
-      assert.deepEqual((await list({ q: 'garnet', ...around })).meetings.map((m) => m.meeting_id), ['mtg-text-1']);
+      for (const q of ['garnet', 'yak review']) assert.deepEqual((await list({ q, ...around })).meetings.map((m) => m.meeting_id), ['mtg-text-1'], q);
       assert.deepEqual(await ids('garnet'), ['mtg-text-1']);
       await s.store.db.deleteFrom('participants').where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-text-1').execute();
       await s.store.db.deleteFrom('meetings').where('org_id', '=', orgId).where('id', '=', 'mtg-text-1').execute();
@@ -151,7 +160,21 @@ for (const dialect of dialectsUnderTest()) {
       const gus = await s.principal(EMAILS.gus);
       await s.store.db.insertInto('meetings').values(meetingRow(globex, gus.userId, 'mtg-globex-walrus', 'Walrus workshop', ANCHOR - 2 * DAY)).execute();
       assert.deepEqual(await ids('walrus workshop'), []);
+      // Not even a candidate: each organization's index rows are its own.
+      const northwind = { orgId, from: ANCHOR - 30 * DAY, to: ANCHOR, order: 'desc' as const, qLower: 'walrus workshop', qPattern: '%walrus workshop%' };
+      assert.deepEqual(await textCandidates(s.store.db, northwind), { idsJson: '[]', none: true });
+      assert.notEqual(await textCandidates(s.store.db, { ...northwind, orgId: globex }), 'walk');
       assert.deepEqual(await ids('walrus workshop', EMAILS.gia), ['mtg-globex-walrus']);
+      // Nor does another organization's common use of a text make it common here: Globex holds it
+      // in more index rows than a probe reads (its old meetings, out of the window's sample), and
+      // Northwind's one meeting still comes from the index.
+      const old = Array.from({ length: MAX_INDEX_ROWS + 50 }, (_, i) => meetingRow(globex, gus.userId, `mtg-globex-ws-${i}`, `Walrus workshop ${i}`, ANCHOR - 300 * DAY + i * 60_000));
+      for (let i = 0; i < old.length; i += 500) await s.store.db.insertInto('meetings').values(old.slice(i, i + 500)).execute();
+      assert.equal(await textCandidates(s.store.db, { ...northwind, orgId: globex }), 'walk');
+      const mia = await s.principal(EMAILS.mia);
+      await s.store.db.insertInto('meetings').values(meetingRow(orgId, mia.userId, 'mtg-northwind-walrus', 'Walrus workshop', ANCHOR - 6 * DAY)).execute();
+      assert.deepEqual(await textCandidates(s.store.db, northwind), { idsJson: '["mtg-northwind-walrus"]', none: false });
+      assert.deepEqual(await ids('walrus workshop'), ['mtg-northwind-walrus']);
     });
 
     it("walks for a text common in the window's first meetings or in the index, lists candidates otherwise: the same answers", async () => {
@@ -186,6 +209,8 @@ for (const dialect of dialectsUnderTest()) {
           cursor = next.next_cursor;
         }
         assert.deepEqual(seen, newest);
+        const oldest = await list({ q, range: 'last_30_days', sort: 'start_asc' });
+        assert.deepEqual(oldest.meetings.map((i) => i.meeting_id), meetings.map((r) => r.id).slice(0, 25));
       }
     });
   });
@@ -219,10 +244,13 @@ for (const dialect of dialectsUnderTest()) {
           .map((m) => m.id);
       // A title's word, a seller's email domain and a buyer's company.
       const buyer = people.find((p) => p.company && !p.email?.endsWith('@northwind.example'))!;
-      const texts = [meetings[0]!.title.slice(0, 8), '@northwind.example', buyer.company!];
+      const texts = [meetings[0]!.title.slice(0, 8), '@northwind.example', buyer.company!, buyer.email!];
       const before = texts.map(matching);
       for (const [i, found] of before.entries()) assert.ok(found.length > 0, texts[i]);
       await migrateToLatest(store);
+      // The buyer's email is rare: its meetings come from the index filled by the migration.
+      const rare = await textCandidates(store.db, { orgId: org.id, qLower: buyer.email!, qPattern: `%${buyer.email!}%`, ...window, order: 'desc' });
+      assert.ok(rare !== 'walk' && !rare.none);
       for (const [i, q] of texts.entries()) {
         assert.deepEqual((await listMeetings(store.db, r.principal, { ...window, q }, 'desc', null, 500, 500)).rows.map((m) => m.id), before[i], q);
       }

@@ -1,7 +1,10 @@
 // Which meetings of a list's window a `q` can match, from the trigram index over titles and
-// participants (migration 0016). The candidates are listed by id and each is still tested by the
-// LIKE (meeting-filters.ts textMatches), so a rare text reads its few matches instead of testing
-// every meeting of the window (~0.5 s over a year of 100,000 meetings, whatever it found).
+// participants (migration 0016), for an admin's list (meetings.ts: others keep their own paths).
+// The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
+// textMatches), so a rare text reads its few matches instead of testing every meeting of the
+// window (~0.5 s over a year of 100,000 meetings, whatever it found). PostgreSQL reads the
+// candidates by primary key; SQLite by key or, where its planner prefers, walking the window's
+// index with them as a filter, which tests the LIKE on none of the others.
 //
 // A common text is left to the walk, which tests meetings in the list's order and finds its page
 // and capped count among the window's first few thousand. Which one a text is, is decided in two
@@ -12,10 +15,12 @@
 //    10,000 (titles and participants). Past that the text is common in the organization's history,
 //    even if not in this window's first meetings: the walk. Otherwise the meetings among them in the
 //    window are the candidates, as many as there are (at most 10,000, usually a handful).
-import { sql, SqliteAdapter, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { capabilitiesOf } from '../database.ts';
 import type { KeysetOrder } from './keyset.ts';
 import { textMatches } from './meeting-filters.ts';
+import { ORG_SPAN } from '../migrations/0016-meeting-text-index.ts';
 
 /** How many of the window's first meetings the sample tests, and how many matches make a text common. */
 export const SAMPLE_SIZE = 200;
@@ -23,12 +28,6 @@ export const COMMON_IN_SAMPLE = 6;
 
 /** At most this many of the organization's index rows are read for one `q`: past it the text is common. */
 export const MAX_INDEX_ROWS = 10_000;
-
-/**
- * SQLite's index is one for all organizations: at most this many of its rows are read for a `q`,
- * whoever they belong to, so that another organization's use of a text costs this one little.
- */
-export const MAX_SHARED_INDEX_ROWS = 20_000;
 
 /** The candidates as one JSON array of meeting ids (what the list binds: one value, whatever their number), or the walk. */
 export type TextCandidates = { idsJson: string; none: boolean } | 'walk';
@@ -51,7 +50,8 @@ function trigrams(qLower: string): string[] {
 /** FTS5 query: every trigram, each a quoted string (its quotes doubled), all required. */
 export const trigramQuery = (qLower: string) => trigrams(qLower).map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
 
-const isSqlite = (db: Kysely<Database>) => db.getExecutor().adapter instanceof SqliteAdapter;
+/** The index follows the full-text engine: FTS5 on SQLite, GIN on PostgreSQL (migration 0016). */
+const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5';
 
 /** Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE meetings. */
 async function commonInSample(db: Kysely<Database>, s: Search): Promise<boolean> {
@@ -78,14 +78,15 @@ function fromProbe(row: Probed | undefined): TextCandidates {
 
 async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
   const match = trigramQuery(s.qLower);
-  const shared = await sql<{ n: number }>`select count(*) as n from (select 1 from meeting_text where meeting_text match ${match} limit ${MAX_SHARED_INDEX_ROWS + 1})`.execute(db);
-  if (Number(shared.rows[0]?.n ?? 0) > MAX_SHARED_INDEX_ROWS) return 'walk';
-  const probed = await sql<Probed>`with raw as materialized (
-      select r.meeting_id as id, r.start_at from meeting_text f
-      join meeting_text_rows r on r.id = f.rowid
-      where f.meeting_text match ${match} and r.org_id = ${s.orgId}
-      limit ${MAX_INDEX_ROWS + 1})
-    select (select count(*) from raw) as n, (select json_group_array(distinct id) from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
+  // The organization's range of the index's rowids (migration 0016): its own rows, counted first
+  // from the index alone, then read with their meetings' ids and starts when few enough.
+  const lo = sql`(select o.id * ${sql.raw(ORG_SPAN)} from meeting_text_orgs o where o.org_id = ${s.orgId})`;
+  const inRange = sql`f.rowid >= ${lo} and f.rowid < ${lo} + ${sql.raw(ORG_SPAN)}`;
+  const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from meeting_text f where f.meeting_text match ${match} and ${inRange} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
+  if (Number(counted.rows[0]?.n ?? 0) > MAX_INDEX_ROWS) return 'walk';
+  const probed = await sql<Probed>`select 0 as n, json_group_array(distinct r.meeting_id) as ids from meeting_text f
+      join meeting_text_rows r on r.id = f.rowid % ${sql.raw(ORG_SPAN)}
+      where f.meeting_text match ${match} and ${inRange} and r.org_id = ${s.orgId} and r.start_at >= ${s.from} and r.start_at < ${s.to}`.execute(db);
   return fromProbe(probed.rows[0]);
 }
 
