@@ -1,7 +1,7 @@
 // A trigram index over the text list_meetings' `q` searches: each meeting's title and each
 // participant's name, email and company. Without it a `q` tested every meeting of the window, its
-// title and its participants: a text that matches nothing took ~0.53 s on SQLite and ~0.75 s on
-// PostgreSQL over a year of 100,000 meetings. The index only proposes candidates: the list still
+// title and its participants: a text that matches nothing took ~0.45 s on SQLite and ~0.65 s on
+// PostgreSQL over a year of 100,000 meetings (an idle AMD EPYC machine). The index only proposes candidates: the list still
 // tests each one with the same LIKE as before (meeting-filters.ts), so what a `q` finds is
 // unchanged, and an index that proposes too much costs time, never a wrong answer.
 //
@@ -15,12 +15,13 @@
 // that a VACUUM keeps (meetings' and participants' own rowids are not declared and may change), so
 // an organization's search reads its own rows only, never another's. Triggers keep all three, so
 // every writer (import, seed, a test's insert) keeps the index right; a title row has no
-// participant id.
+// participant id. Writers upsert (INSERT … ON CONFLICT DO UPDATE): an INSERT OR REPLACE would
+// delete without firing the delete triggers and leave the old rows' entries behind.
 //
 // PostgreSQL: a GIN index on each table over an expression, meeting_text_keys(org_id, fields…): the
 // hashes of the organization with each trigram of each lowercased field. With the organization
-// in every key, an organization's search reads its own postings only, never another's. Nothing
-// to keep: the index follows the rows. The function is IMMUTABLE, as an index expression must be:
+// in every key, an organization's search reads its own postings (and GIN's pending list of recent
+// inserts, shared until merged), never another's. Nothing to keep: the index follows the rows. The function is IMMUTABLE, as an index expression must be:
 // lower() and hashtext() are.
 //
 // Plain CREATE INDEX and one pass over every participant (migrations run in one transaction):
@@ -29,7 +30,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
-/** The width of each organization's range of meeting_text rowids (2^40 rows; 2^23 organizations fit in a rowid). */
+/**
+ * The width of each organization's range of meeting_text rowids (2^40 rows; 2^23 organizations fit
+ * in a rowid). Stored rowids are built from it: it never changes (meeting-text.ts reads it too).
+ */
 export const ORG_SPAN = '1099511627776';
 
 /** A participant's indexed text: its fields on separate lines (a `q` never spans two: the LIKE tests each field). */
