@@ -2,9 +2,10 @@
 // participants (migration 0016), for an admin's list (meetings.ts: others keep their own paths).
 // The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
-// window (~0.45 s on SQLite, ~0.65 s on PostgreSQL over a year of 100,000 meetings, whatever it found). PostgreSQL reads the
-// candidates by primary key; SQLite by key or, where its planner prefers, walking the window's
-// index with them as a filter, which tests the LIKE on none of the others.
+// window (~0.45 s on SQLite, ~0.65 s on PostgreSQL over a year of 100,000 meetings, whatever it
+// found). PostgreSQL reads the candidates by primary key; SQLite by key or, where its planner
+// prefers, walking the window's index with them as a filter, which tests the LIKE on none of the
+// others.
 //
 // A common text is left to the walk, which tests meetings in the list's order and finds its page
 // and capped count among the window's first few thousand. Which one a text is, is decided in two
@@ -35,7 +36,7 @@ export type TextCandidates = { idsJson: string; none: boolean } | 'walk';
 type Search = { orgId: string; qLower: string; qPattern: string; from: number; to: number; order: KeysetOrder };
 
 /** Whether the index can propose candidates for this text: it needs three characters for one trigram. */
-export function indexable(qLower: string): boolean {
+function indexable(qLower: string): boolean {
   return [...qLower].length >= 3;
 }
 
@@ -48,7 +49,7 @@ function trigrams(qLower: string): string[] {
 }
 
 /** FTS5 query: every trigram, each a quoted string (its quotes doubled), all required. */
-export const trigramQuery = (qLower: string) => trigrams(qLower).map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
+const trigramQuery = (qLower: string) => trigrams(qLower).map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
 
 /** The index follows the full-text engine: FTS5 on SQLite, GIN on PostgreSQL (migration 0016). */
 const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5';
@@ -68,11 +69,9 @@ async function commonInSample(db: Kysely<Database>, s: Search): Promise<boolean>
   return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
 }
 
-type Probed = { n: number | string; ids: string | null };
-
-function fromProbe(row: Probed | undefined): TextCandidates {
-  if (!row || Number(row.n) > MAX_INDEX_ROWS) return 'walk';
-  const idsJson = row.ids ?? '[]';
+/** The candidates from a JSON array of ids (null: none). */
+function candidates(ids: string | null | undefined): TextCandidates {
+  const idsJson = ids ?? '[]';
   return { idsJson, none: idsJson === '[]' };
 }
 
@@ -86,15 +85,15 @@ async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandida
   const inRange = sql`f.rowid >= ${lo} and f.rowid < ${lo} + ${sql.raw(ORG_SPAN)}`;
   const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from meeting_text f where f.meeting_text match ${match} and ${inRange} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
   if (Number(counted.rows[0]?.n ?? 0) > MAX_INDEX_ROWS) return 'walk';
-  const probed = await sql<Probed>`select 0 as n, json_group_array(distinct r.meeting_id) as ids from meeting_text f
+  const probed = await sql<{ ids: string | null }>`select json_group_array(distinct r.meeting_id) as ids from meeting_text f
       join meeting_text_rows r on r.id = f.rowid % ${sql.raw(ORG_SPAN)}
       where f.meeting_text match ${match} and ${inRange} and r.org_id = ${s.orgId} and r.start_at >= ${s.from} and r.start_at < ${s.to}`.execute(db);
-  return fromProbe(probed.rows[0]);
+  return candidates(probed.rows[0]?.ids);
 }
 
 async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
   // `q`'s keys as the index expressions compute theirs, by the same function (migration 0016).
-  const probed = await sql<Probed>`with raw as materialized (
+  const probed = await sql<{ n: number | string; ids: string | null }>`with raw as materialized (
       select m.id, m.start_at from meetings m
       where m.org_id = ${s.orgId} and meeting_text_keys(m.org_id, m.title) @> meeting_text_keys(${s.orgId}, ${s.qLower})
       union all
@@ -102,7 +101,8 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
       where p.org_id = ${s.orgId} and meeting_text_keys(p.org_id, p.name, p.email, p.company) @> meeting_text_keys(${s.orgId}, ${s.qLower})
       limit ${MAX_INDEX_ROWS + 1})
     select (select count(*) from raw) as n, (select coalesce(json_agg(distinct id), '[]')::text from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
-  return fromProbe(probed.rows[0]);
+  const row = probed.rows[0];
+  return !row || Number(row.n) > MAX_INDEX_ROWS ? 'walk' : candidates(row.ids);
 }
 
 /**
