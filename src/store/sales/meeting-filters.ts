@@ -74,13 +74,15 @@ export function filterConditions(orgId: string, f: BoundFilters): RawBuilder<boo
   if (f.participantEmails?.length) {
     c.push(sql`m.id in (select pe.meeting_id from participants pe where pe.org_id = ${orgId} and pe.email in (${sql.join(f.participantEmails)}) and pe.start_at >= ${f.from} and pe.start_at < ${f.to})`);
   }
-  // Participant text is a correlated EXISTS: it probes one meeting's few participants through the
-  // primary key instead of scanning every participant of the org.
   if (f.qPattern !== undefined) c.push(textMatches(f.qPattern));
   return c;
 }
 
-/** Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE pattern). */
+/**
+ * Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE
+ * pattern). Participant text is a correlated EXISTS: it probes one meeting's few participants
+ * through the primary key instead of scanning every participant of the org.
+ */
 export function textMatches(pattern: string): RawBuilder<boolean> {
   return sql`(lower(m.title) like ${pattern} escape '\\' or exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
       and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')))`;

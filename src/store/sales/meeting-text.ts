@@ -21,6 +21,7 @@ import type { Database } from '../schema.ts';
 import { capabilitiesOf } from '../database.ts';
 import type { KeysetOrder } from './keyset.ts';
 import { textMatches } from './meeting-filters.ts';
+import { containsPattern } from './like.ts';
 import { ORG_SPAN } from '../migrations/0016-meeting-text-index.ts';
 
 /** How many of the window's first meetings the sample tests, and how many matches make a text common. */
@@ -33,7 +34,8 @@ export const MAX_INDEX_ROWS = 10_000;
 /** The candidates as one JSON array of meeting ids (what the list binds: one value, whatever their number), or the walk. */
 export type TextCandidates = { idsJson: string; none: boolean } | 'walk';
 
-type Search = { orgId: string; qLower: string; qPattern: string; from: number; to: number; order: KeysetOrder };
+/** A list's `q` (as the caller wrote it), its organization, window and order. */
+type Search = { orgId: string; q: string; from: number; to: number; order: KeysetOrder };
 
 /** Whether the index can propose candidates for this text: it needs three characters for one trigram. */
 function indexable(qLower: string): boolean {
@@ -65,7 +67,7 @@ async function commonInSample(db: Kysely<Database>, s: Search): Promise<boolean>
     .orderBy('m.start_at', s.order)
     .orderBy('m.id', s.order)
     .limit(SAMPLE_SIZE);
-  const found = await db.selectFrom(first.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(s.qPattern)).executeTakeFirst();
+  const found = await db.selectFrom(first.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(containsPattern(s.q))).executeTakeFirst();
   return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
 }
 
@@ -76,7 +78,7 @@ function candidates(ids: string | null | undefined): TextCandidates {
 }
 
 async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
-  const match = trigramQuery(s.qLower);
+  const match = trigramQuery(s.q.toLowerCase());
   // The organization's range of the index's rowids (migration 0016): its own rows, counted first
   // from the index alone, then read with their meetings' ids and starts when few enough.
   // An organization with no row yet (nothing written) takes the empty range [0, 2^40): a null bound
@@ -95,10 +97,10 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
   // `q`'s keys as the index expressions compute theirs, by the same function (migration 0016).
   const probed = await sql<{ n: number | string; ids: string | null }>`with raw as materialized (
       select m.id, m.start_at from meetings m
-      where m.org_id = ${s.orgId} and meeting_text_keys(m.org_id, m.title) @> meeting_text_keys(${s.orgId}, ${s.qLower})
+      where m.org_id = ${s.orgId} and meeting_text_keys(m.org_id, m.title) @> meeting_text_keys(${s.orgId}, ${s.q.toLowerCase()})
       union all
       select p.meeting_id, p.start_at from participants p
-      where p.org_id = ${s.orgId} and meeting_text_keys(p.org_id, p.name, p.email, p.company) @> meeting_text_keys(${s.orgId}, ${s.qLower})
+      where p.org_id = ${s.orgId} and meeting_text_keys(p.org_id, p.name, p.email, p.company) @> meeting_text_keys(${s.orgId}, ${s.q.toLowerCase()})
       limit ${MAX_INDEX_ROWS + 1})
     select (select count(*) from raw) as n, (select coalesce(json_agg(distinct id), '[]')::text from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
   const row = probed.rows[0];
@@ -111,7 +113,7 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
  * (see the module comment).
  */
 export async function textCandidates(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
-  if (!indexable(s.qLower)) return 'walk';
+  if (!indexable(s.q.toLowerCase())) return 'walk';
   if (await commonInSample(db, s)) return 'walk';
   return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
 }

@@ -153,7 +153,7 @@ export async function listMeetings(
   // and their time would tell a member or viewer whether a text is in meetings they cannot see.
   // Those lists keep their arms (each bounded by the caller's own meetings) or the predicate.
   if (bound.qPattern !== undefined && ownersSeen(p) === 'all') {
-    const candidates = await textCandidates(db, { orgId: p.orgId, qLower: f.q!.toLowerCase(), qPattern: bound.qPattern, from: bound.from, to: bound.to, order });
+    const candidates = await textCandidates(db, { orgId: p.orgId, q: f.q!, from: bound.from, to: bound.to, order });
     if (candidates !== 'walk' && candidates.none) return { rows: [], total: countCap === null ? null : 0 };
     if (candidates !== 'walk') bound.candidatesJson = candidates.idsJson;
   }
