@@ -4,7 +4,9 @@
 // complete. PostgreSQL: one database per dataset on BENCH_POSTGRES_URL's server (not a schema:
 // Kysely's migrator looks for its own tables in every schema of a database, so a schema beside
 // another migrated one is taken as migrated); a marker file under ./data/bench records that it is
-// complete.
+// complete. Database names are the server's, shared by every checkout that benches against it, so
+// each database's comment names the data directory that built it, and a run prunes only its own
+// (another worktree's datasets of another schema are not superseded, only different).
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -63,19 +65,30 @@ async function pgAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether the server has this database (a marker outlives a database dropped by hand or a server reset). */
+async function databaseExists(database: string): Promise<boolean> {
+  return pgAdmin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [database])).rows.length > 0);
+}
+
 function postgresUrl(database: string): string {
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${database}`;
   return url.toString();
 }
 
+/** What a PostgreSQL dataset's database comment says of its owner: the data directory that built it. */
+const ownerComment = (dir: string) => `agent-access bench dataset of ${dir}`;
+
 /**
  * Removes the request's datasets of other schema versions (files, markers, PostgreSQL databases)
  * once it has been built afresh: they could not be migrated forward. Other requests' datasets stay,
- * whatever their version: they are migrated forward when next asked for.
+ * whatever their version: they are migrated forward when next asked for. A PostgreSQL database goes
+ * only if this data directory owns it: its comment names the directory, or (built before databases
+ * were commented) its marker is here.
  */
 async function pruneSuperseded(dir: string, request: DatasetRequest, key: string, log: (line: string) => void): Promise<void> {
   const base = baseKey(request);
+  const markedHere = new Set(readdirSync(dir).filter((f) => f.endsWith('.postgres.json')).map((f) => databaseName(f.slice(0, -'.postgres.json'.length))));
   for (const f of readdirSync(dir)) {
     const m = /^(m\d+(?:-d\d+)?)-([0-9a-f]{10})\.(?:(sqlite|postgres)\.json|(?:building\.)?db(?:-wal|-shm)?)$/.exec(f);
     if (!m || m[1] !== base || `${m[1]}-${m[2]}` === key) continue;
@@ -85,9 +98,10 @@ async function pruneSuperseded(dir: string, request: DatasetRequest, key: string
   }
   if (request.dialect !== 'postgres' || (await postgresReachable())) return;
   await pgAdmin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like $1`, [`${databaseName(base)}\\_%`]);
-    for (const { datname } of rows) {
+    const { rows } = await c.query<{ datname: string; owner: string | null }>(`select datname, shobj_description(oid, 'pg_database') as owner from pg_database where datname like $1`, [`${databaseName(base)}\\_%`]);
+    for (const { datname, owner } of rows) {
       if (datname === databaseName(key) || !datname.startsWith(`${databaseName(base)}_`) || !/^[0-9a-f]{10}$/.test(datname.slice(databaseName(base).length + 1))) continue;
+      if (owner !== ownerComment(dir) && !markedHere.has(datname)) continue;
       await c.query(`drop database if exists ${datname} with (force)`);
       log(`  dropped superseded PostgreSQL dataset ${datname}`);
     }
@@ -180,7 +194,7 @@ async function refreshStatistics(url: string): Promise<void> {
  * a schema change then costs seconds instead of a rebuild (a 1,000,000-meeting dataset takes half
  * an hour). If it cannot be, it is left alone, and the caller builds afresh (and prunes it).
  */
-async function migrateForward(dir: string, request: DatasetRequest, key: string, marker: string, log: (line: string) => void): Promise<void> {
+async function migrateForward(dir: string, request: DatasetRequest, key: string, marker: string, migrations: [string, string][], log: (line: string) => void): Promise<void> {
   let oldKey: string | undefined;
   for (const candidate of olderKeys(dir, request, key)) {
     if (await canMigrateForward(dir, request.dialect, candidate)) {
@@ -202,13 +216,14 @@ async function migrateForward(dir: string, request: DatasetRequest, key: string,
         // A fresh build of this key that was interrupted leaves its database without a marker.
         await c.query(`drop database if exists ${databaseName(key)} with (force)`);
         await c.query(`alter database ${databaseName(oldKey)} rename to ${databaseName(key)}`);
+        await c.query(`comment on database ${databaseName(key)} is ${c.escapeLiteral(ownerComment(dir))}`);
       });
     }
   } catch (error) {
     log(`  could not migrate ${oldKey}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; building afresh`);
     return;
   }
-  const info = { ...(JSON.parse(readFileSync(join(dir, `${oldKey}.${request.dialect}.json`), 'utf8')) as Record<string, unknown>), migrations: migrationHashes(), migratedFrom: oldKey, migratedAt: new Date().toISOString() };
+  const info = { ...(JSON.parse(readFileSync(join(dir, `${oldKey}.${request.dialect}.json`), 'utf8')) as Record<string, unknown>), migrations, migratedFrom: oldKey, migratedAt: new Date().toISOString() };
   writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
   rmSync(join(dir, `${oldKey}.${request.dialect}.json`), { force: true });
   log(`  dataset ${oldKey} migrated forward to ${key}`);
@@ -221,13 +236,20 @@ async function migrateForward(dir: string, request: DatasetRequest, key: string,
 export async function ensureDataset(dataDir: string, request: DatasetRequest, log: (line: string) => void): Promise<Dataset> {
   const dir = resolve(ROOT, dataDir);
   mkdirSync(dir, { recursive: true });
+  // The migrations as the build starts, when its seed loads them: a file edited during a build
+  // would otherwise be recorded as applied when it was not (and the dataset's key is this one).
+  const migrations = migrationHashes();
   const key = `${baseKey(request)}-${schemaVersion()}`;
   const marker = join(dir, `${key}.${request.dialect}.json`);
   const scratch = join(dir, 'scratch');
   mkdirSync(scratch, { recursive: true });
   const database = databaseName(key);
   const finalUrl = datasetUrl(dir, request.dialect, key);
-  if (!existsSync(marker)) await migrateForward(dir, request, key, marker, log);
+  if (request.dialect === 'postgres' && existsSync(marker) && !(await databaseExists(database))) {
+    rmSync(marker);
+    log(`  the marker of ${key} (postgres) names a database the server no longer has; building afresh`);
+  }
+  if (!existsSync(marker)) await migrateForward(dir, request, key, marker, migrations, log);
   if (existsSync(marker)) {
     const info = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
     return { key, dialect: request.dialect, databaseUrl: finalUrl, meetings: request.meetings, documents: request.documents, info };
@@ -243,6 +265,7 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
     await pgAdmin(async (c) => {
       await c.query(`drop database if exists ${database} with (force)`);
       await c.query(`create database ${database}`);
+      await c.query(`comment on database ${database} is ${c.escapeLiteral(ownerComment(dir))}`);
     });
   }
   const env = serviceEnv(buildUrl, 'http://127.0.0.1:3000', scratch);
@@ -258,7 +281,7 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
     rmSync(join(dir, `${key}.db`), { force: true });
     renameSync(buildPath, join(dir, `${key}.db`));
   }
-  const info = { format: FORMAT, migrations: migrationHashes(), builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
+  const info = { format: FORMAT, migrations, builtAt: new Date().toISOString(), buildSeconds: Math.round((performance.now() - started) / 1000), meetings: request.meetings, ...documents };
   writeFileSync(marker, JSON.stringify(info, null, 2) + '\n');
   await pruneSuperseded(dir, request, key, log);
   log(`  dataset ${key} (${request.dialect}) built in ${info.buildSeconds} s`);
