@@ -53,10 +53,20 @@ export type CompareOptions = { rounds: number; durationS: number; warmupS: numbe
 
 const METRICS: Metric[] = ['rps', 'p50', 'p95', 'p99', 'peakRssMb'];
 
+/** How long the probe before a contender's rounds waits for its one request. */
+const PROBE_TIMEOUT_MS = 15_000;
+
 async function defaultProbe(running: Running, load: Load): Promise<void> {
   if (load.refreshChain) return; // a probe would spend a single-use token; the first round shows failures
-  const res = await fetch(running.url + load.path, { method: load.method, headers: load.headers, body: load.body, signal: AbortSignal.timeout(15_000) });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(running.url + load.path, { method: load.method, headers: load.headers, body: load.body, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    text = await res.text();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') throw new Error(`one request took longer than the probe's ${PROBE_TIMEOUT_MS / 1000} s`);
+    throw error;
+  }
   if (res.status < 200 || res.status > 299) throw new Error(`probe answered ${res.status}: ${text.slice(0, 300)}`);
   if (/"error"\s*:\s*\{\s*"code"\s*:\s*-32/.test(text)) throw new Error(`probe answered a JSON-RPC error: ${text.slice(0, 300)}`);
   if (/"isError"\s*:\s*true/.test(text)) throw new Error(`probe answered a tool error: ${text.slice(0, 300)}`);
@@ -117,7 +127,9 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
           const m = await measure(live, options.durationS, spec.connections);
           if (!m.reset) peakResetPerRound = false;
           const failed = m.load.non2xx + m.load.errors;
-          if (m.load.requests === 0 || failed > m.load.requests * 0.01) {
+          // A contender slower than a round (W3's raw ranking query at 100,000 documents) has nothing to report.
+          if (m.load.requests === 0) throw new Error(`no request completed within a ${options.durationS} s round${m.load.errors ? ` (${m.load.errors} connection errors or timeouts)` : ''}`);
+          if (failed > m.load.requests * 0.01) {
             throw new Error(`${failed} of ${m.load.requests} requests failed (statuses ${JSON.stringify(m.load.statuses)})${m.load.firstFailure ? `; first: ${m.load.firstFailure}` : ''}`);
           }
           const { requests, rps, p50, p95, p99, non2xx, errors } = m.load;
