@@ -2,7 +2,7 @@
 // probe and an unmeasured warm-up each, the measured rounds alternate the contenders (A B C, then
 // B C A, …) so drift on a shared machine falls on all of them alike. Each round resets the
 // server's peak-RSS mark and reads it back afterwards.
-import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { REQUEST_TIMEOUT_S, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { memoryOf, resetPeakRss, sampleRss, startProcess, type ProcessSpec, type Running } from './proc.ts';
 import { pairedRatio, spread, type Spread } from './stats.ts';
 
@@ -128,7 +128,7 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
           if (!m.reset) peakResetPerRound = false;
           const failed = m.load.non2xx + m.load.errors;
           // A contender slower than a round (W3's raw ranking query at 100,000 documents) has nothing to report.
-          if (m.load.requests === 0) throw new Error(`no request completed within a ${options.durationS} s round${m.load.errors ? ` (${m.load.errors} connection errors or timeouts)` : ''}`);
+          if (m.load.requests === 0) throw new Error(`no request completed within a ${options.durationS} s round${m.load.errors ? ` (${m.load.errors} requests failed to connect or were cut off at the load driver's ${REQUEST_TIMEOUT_S} s timeout)` : ''}`);
           if (failed > m.load.requests * 0.01) {
             throw new Error(`${failed} of ${m.load.requests} requests failed (statuses ${JSON.stringify(m.load.statuses)})${m.load.firstFailure ? `; first: ${m.load.firstFailure}` : ''}`);
           }

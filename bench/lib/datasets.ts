@@ -5,10 +5,11 @@
 // Kysely's migrator looks for its own tables in every schema of a database, so a schema beside
 // another migrated one is taken as migrated); a marker file under ./data/bench records that it is
 // complete. Database names are the server's, shared by every checkout that benches against it, so
-// each database's comment names the data directory that built it, and a run prunes only its own
-// (another worktree's datasets of another schema are not superseded, only different).
+// each database's comment names the data directory that built it (postgresStanding): a run prunes
+// and migrates only its own (another worktree's datasets of another schema are not superseded, only
+// different), shares another's complete dataset of its own key, and leaves one being built alone.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
@@ -65,9 +66,10 @@ async function pgAdmin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Whether the server has this database (a marker outlives a database dropped by hand or a server reset). */
-async function databaseExists(database: string): Promise<boolean> {
-  return pgAdmin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [database])).rows.length > 0);
+/** Whether the server has this database, and its comment (null: none). */
+async function databaseOwner(database: string): Promise<{ exists: boolean; owner: string | null }> {
+  const { rows } = await pgAdmin((c) => c.query<{ owner: string | null }>(`select shobj_description(oid, 'pg_database') as owner from pg_database where datname = $1`, [database]));
+  return { exists: rows.length > 0, owner: rows[0]?.owner ?? null };
 }
 
 function postgresUrl(database: string): string {
@@ -76,8 +78,13 @@ function postgresUrl(database: string): string {
   return url.toString();
 }
 
-/** What a PostgreSQL dataset's database comment says of its owner: the data directory that built it. */
-const ownerComment = (dir: string) => `agent-access bench dataset of ${dir}`;
+const OWNER_PREFIX = 'agent-access bench dataset of ';
+
+/** What a PostgreSQL dataset's database comment says of its owner: the data directory that built it, by its real path (a symlink or a relative path names the same owner). */
+const ownerComment = (dir: string) => `${OWNER_PREFIX}${realpathSync(dir)}`;
+
+/** Whether this data directory may prune, migrate or rebuild a database with this comment: its own, or one from before databases were commented. */
+const ownedHere = (dir: string, owner: string | null) => owner === null || owner === ownerComment(dir);
 
 /**
  * Removes the request's datasets of other schema versions (files, markers, PostgreSQL databases)
@@ -98,10 +105,10 @@ async function pruneSuperseded(dir: string, request: DatasetRequest, key: string
   }
   if (request.dialect !== 'postgres' || (await postgresReachable())) return;
   await pgAdmin(async (c) => {
-    const { rows } = await c.query<{ datname: string; owner: string | null }>(`select datname, shobj_description(oid, 'pg_database') as owner from pg_database where datname like $1`, [`${databaseName(base)}\\_%`]);
+    const { rows } = await c.query<{ datname: string; owner: string | null }>(`select datname, shobj_description(oid, 'pg_database') as owner from pg_database where starts_with(datname, $1)`, [`${databaseName(base)}_`]);
     for (const { datname, owner } of rows) {
       if (datname === databaseName(key) || !datname.startsWith(`${databaseName(base)}_`) || !/^[0-9a-f]{10}$/.test(datname.slice(databaseName(base).length + 1))) continue;
-      if (owner !== ownerComment(dir) && !markedHere.has(datname)) continue;
+      if (owner === null ? !markedHere.has(datname) : owner !== ownerComment(dir)) continue;
       await c.query(`drop database if exists ${datname} with (force)`);
       log(`  dropped superseded PostgreSQL dataset ${datname}`);
     }
@@ -145,6 +152,8 @@ async function appliedMigrations(url: string): Promise<string[]> {
 async function canMigrateForward(dir: string, dialect: Dialect, oldKey: string): Promise<boolean> {
   const marker = JSON.parse(readFileSync(join(dir, `${oldKey}.${dialect}.json`), 'utf8')) as Marker;
   if ((marker.format ?? 1) !== FORMAT) return false;
+  // A database another directory built (this one only shares it) is that directory's to migrate.
+  if (dialect === 'postgres' && !ownedHere(dir, (await databaseOwner(databaseName(oldKey))).owner)) return false;
   const current = migrationHashes();
   if (marker.migrations && marker.migrations.some(([name, hash], i) => current[i]?.[0] !== name || current[i]?.[1] !== hash)) return false;
   const applied = await appliedMigrations(datasetUrl(dir, dialect, oldKey)).catch(() => undefined);
@@ -230,14 +239,45 @@ async function migrateForward(dir: string, request: DatasetRequest, key: string,
 }
 
 /**
+ * Before a PostgreSQL dataset of this key is used or built, what the server says of it: a marker
+ * here whose database has gone (dropped by hand, a server reset) is removed, so the dataset is built
+ * afresh. Without a marker here, a database of this key that another data directory built is that
+ * directory's: complete (its marker is there), it is shared, its marker copied here; still being
+ * built there, it is left alone and this run stops with an error. A directory that no longer exists
+ * owns nothing, and its database is rebuilt here.
+ */
+async function postgresStanding(dir: string, key: string, marker: string, log: (line: string) => void): Promise<void> {
+  const problem = await postgresReachable();
+  if (problem) throw new Error(problem);
+  const database = databaseName(key);
+  const { exists, owner } = await databaseOwner(database);
+  if (existsSync(marker)) {
+    if (exists) return;
+    rmSync(marker);
+    log(`  the marker of ${key} (postgres) names a database the server no longer has; building afresh`);
+    return;
+  }
+  if (!exists || ownedHere(dir, owner)) return;
+  const other = owner!.startsWith(OWNER_PREFIX) ? owner!.slice(OWNER_PREFIX.length) : undefined;
+  if (other === undefined) throw new Error(`PostgreSQL database ${database} has a comment this bench did not write (${JSON.stringify(owner)}): drop or rename it`);
+  const theirs = join(other, `${key}.postgres.json`);
+  if (existsSync(theirs)) {
+    writeFileSync(marker, JSON.stringify({ ...(JSON.parse(readFileSync(theirs, 'utf8')) as Record<string, unknown>), sharedFrom: other }, null, 2) + '\n');
+    log(`  using ${database}, built by the bench data directory ${other}`);
+    return;
+  }
+  if (existsSync(other)) throw new Error(`PostgreSQL database ${database} is being built by the bench data directory ${other} (no marker there yet): wait for that run, or drop the database`);
+}
+
+/**
  * The dataset for a request: cached if complete, else built now by `agent-access seed --meetings N`
  * (and, for documents, the search module's own writer). `log` reports what is being built.
  */
 export async function ensureDataset(dataDir: string, request: DatasetRequest, log: (line: string) => void): Promise<Dataset> {
   const dir = resolve(ROOT, dataDir);
   mkdirSync(dir, { recursive: true });
-  // The migrations as the build starts, when its seed loads them: a file edited during a build
-  // would otherwise be recorded as applied when it was not (and the dataset's key is this one).
+  // The migrations as the build starts (its seed loads them a moment later), as the key is: a
+  // file edited during a long build was recorded as applied when it was not.
   const migrations = migrationHashes();
   const key = `${baseKey(request)}-${schemaVersion()}`;
   const marker = join(dir, `${key}.${request.dialect}.json`);
@@ -245,10 +285,7 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
   mkdirSync(scratch, { recursive: true });
   const database = databaseName(key);
   const finalUrl = datasetUrl(dir, request.dialect, key);
-  if (request.dialect === 'postgres' && existsSync(marker) && !(await databaseExists(database))) {
-    rmSync(marker);
-    log(`  the marker of ${key} (postgres) names a database the server no longer has; building afresh`);
-  }
+  if (request.dialect === 'postgres') await postgresStanding(dir, key, marker, log);
   if (!existsSync(marker)) await migrateForward(dir, request, key, marker, migrations, log);
   if (existsSync(marker)) {
     const info = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;

@@ -5,6 +5,7 @@
 // histogram has no p95).
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';
+import { REQUEST_TIMEOUT_S } from './load.ts';
 
 export type LoadSpec = {
   url: string;
@@ -84,7 +85,7 @@ export async function drive(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
     duration: spec.durationS,
     pipelining: 1,
-    timeout: 10,
+    timeout: REQUEST_TIMEOUT_S,
     ...(refresh ? { requests: refresh.requests } : {}),
   });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {

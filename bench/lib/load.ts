@@ -2,6 +2,9 @@
 import type { LoadResult, LoadSpec } from './driver.ts';
 import { runNode } from './proc.ts';
 
+/** How long the driver (autocannon) waits for one response before it counts a timeout. */
+export const REQUEST_TIMEOUT_S = 10;
+
 const DRIVER = new URL('./driver.ts', import.meta.url).pathname;
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
