@@ -1,8 +1,9 @@
 // The load generator, run as its own process so it never shares a CPU queue or a heap with the
-// harness or the server under test. Input: one JSON LoadSpec on stdin (never argv: it may hold
-// tokens, and argv shows in process lists and error messages). Output: one JSON
-// LoadResult on stdout. Latencies are kept per response (exact p50/p95/p99; autocannon's own
+// harness or the server under test, and kept up between loads (load.ts). Input: one JSON LoadSpec
+// per line on stdin (never argv: it may hold tokens, and argv shows in process lists and error
+// messages). Output: one JSON LoadResult per line on stdout. Latencies are kept per response (exact p50/p95/p99; autocannon's own
 // histogram has no p95).
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';
 import { REQUEST_TIMEOUT_S } from './load.ts';
@@ -114,10 +115,12 @@ export async function drive(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
+// As a child of the harness (load.ts): one spec per line on stdin, one result per line on stdout,
+// until stdin ends.
 if (import.meta.main) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const spec = JSON.parse(Buffer.concat(chunks).toString()) as LoadSpec;
-  const result = await drive(spec);
-  process.stdout.write(JSON.stringify(result) + '\n');
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (!line.trim()) continue;
+    const result = await drive(JSON.parse(line) as LoadSpec);
+    process.stdout.write(JSON.stringify(result) + '\n');
+  }
 }
