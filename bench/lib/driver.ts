@@ -1,8 +1,8 @@
 // The load generator, run as its own process so it never shares a CPU queue or a heap with the
 // harness or the server under test, and kept up between loads (load.ts). Input: one JSON LoadSpec
 // per line on stdin (never argv: it may hold tokens, and argv shows in process lists and error
-// messages). Output: one JSON LoadResult per line on stdout. Latencies are kept per response (exact p50/p95/p99; autocannon's own
-// histogram has no p95).
+// messages). Output: one JSON LoadResult per line on stdout. Latencies are kept per response
+// (exact p50/p95/p99; autocannon's own histogram has no p95).
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';

@@ -33,7 +33,16 @@ function setRef(d: Driver, on: boolean): void {
   for (const stream of [d.child.stdin, d.child.stdout, d.child.stderr]) (stream as unknown as { ref(): void; unref(): void })[on ? 'ref' : 'unref']();
 }
 
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** Loads run one after another (the driver answers its lines in order): a second caller waits its turn. */
+let turn: Promise<unknown> = Promise.resolve();
+
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const run = turn.then(() => runOne(spec));
+  turn = run.catch(() => undefined);
+  return run;
+}
+
+async function runOne(spec: LoadSpec): Promise<LoadResult> {
   const d = (driver ??= startDriver());
   setRef(d, true);
   let timer: NodeJS.Timeout | undefined;
