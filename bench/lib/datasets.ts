@@ -95,6 +95,7 @@ const ownedHere = (dir: string, owner: string | null) => owner === null || owner
  */
 async function pruneSuperseded(dir: string, request: DatasetRequest, key: string, log: (line: string) => void): Promise<void> {
   const base = baseKey(request);
+  // Read before the loop below removes the superseded markers.
   const markedHere = new Set(readdirSync(dir).filter((f) => f.endsWith('.postgres.json')).map((f) => databaseName(f.slice(0, -'.postgres.json'.length))));
   for (const f of readdirSync(dir)) {
     const m = /^(m\d+(?:-d\d+)?)-([0-9a-f]{10})\.(?:(sqlite|postgres)\.json|(?:building\.)?db(?:-wal|-shm)?)$/.exec(f);
@@ -107,8 +108,8 @@ async function pruneSuperseded(dir: string, request: DatasetRequest, key: string
   await pgAdmin(async (c) => {
     const { rows } = await c.query<{ datname: string; owner: string | null }>(`select datname, shobj_description(oid, 'pg_database') as owner from pg_database where starts_with(datname, $1)`, [`${databaseName(base)}_`]);
     for (const { datname, owner } of rows) {
-      if (datname === databaseName(key) || !datname.startsWith(`${databaseName(base)}_`) || !/^[0-9a-f]{10}$/.test(datname.slice(databaseName(base).length + 1))) continue;
-      if (owner === null ? !markedHere.has(datname) : owner !== ownerComment(dir)) continue;
+      if (datname === databaseName(key) || !/^[0-9a-f]{10}$/.test(datname.slice(databaseName(base).length + 1))) continue;
+      if (!ownedHere(dir, owner) || (owner === null && !markedHere.has(datname))) continue;
       await c.query(`drop database if exists ${datname} with (force)`);
       log(`  dropped superseded PostgreSQL dataset ${datname}`);
     }

@@ -23,10 +23,11 @@ function startDriver(): Driver {
   child.stderr.on('data', (c: Buffer) => {
     err = (err + c.toString()).slice(-4000);
   });
+  const d: Driver = { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), stderr: () => err.trim() };
   // Idle between loads, it must not keep the harness alive: referenced only while a load runs.
   child.unref();
-  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref(): void }).unref();
-  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), stderr: () => err.trim() };
+  setRef(d, false);
+  return d;
 }
 
 function setRef(d: Driver, on: boolean): void {
