@@ -309,10 +309,11 @@ export async function ensureDataset(dataDir: string, request: DatasetRequest, lo
   const env = serviceEnv(buildUrl, 'http://127.0.0.1:3000', scratch);
   log(`  building dataset ${key} on ${request.dialect} (seed --meetings ${request.meetings}${request.documents ? `, ${request.documents} documents` : ''}) …`);
   const hours = 6 * 3600_000;
-  await runNode(['src/main.ts', 'seed', '--meetings', String(request.meetings)], env, hours, { showProgress: true });
+  const progress = (line: string) => log(`    ${line}`);
+  await runNode(['src/main.ts', 'seed', '--meetings', String(request.meetings)], env, hours, { progress });
   let documents: Record<string, unknown> = {};
   if (request.documents) {
-    const out = await runNode(['bench/service/index-documents.ts', '--count', String(request.documents)], env, hours, { showProgress: true });
+    const out = await runNode(['bench/service/index-documents.ts', '--count', String(request.documents)], env, hours, { progress });
     documents = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
   }
   if (request.dialect === 'sqlite') {

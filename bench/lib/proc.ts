@@ -113,13 +113,24 @@ export async function sampleRss<T>(pid: number, work: Promise<T>, everyMs = 50):
   }
 }
 
-/** Runs a Node script to completion; resolves with its stdout, rejects with the tails of its stderr and stdout. */
-export async function runNode(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { showProgress?: boolean; stdin?: string } = {}): Promise<string> {
+/**
+ * Runs a Node script to completion; resolves with its stdout, rejects with the tails of its stderr
+ * and stdout. `progress` receives its stderr line by line as it comes: a long build (a million
+ * meetings seeded) reports through the run's own log, which `--quiet` silences.
+ */
+export async function runNode(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { progress?: (line: string) => void; stdin?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
-    // Long builds (seeding a million meetings) show their progress on the harness's stderr.
-    if (options.showProgress) child.stderr?.on('data', (c: Buffer) => process.stderr.write(c));
+    const progress = options.progress;
+    let partial = '';
+    if (progress) {
+      child.stderr?.on('data', (c: Buffer) => {
+        const lines = (partial + c.toString()).split(/\r?\n|\r/);
+        partial = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) progress(line);
+      });
+    }
     let out = '';
     let err = '';
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
@@ -131,6 +142,7 @@ export async function runNode(args: string[], env: Record<string, string> = {}, 
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
+      if (progress && partial.trim()) progress(partial);
       if (code === 0) resolve(out);
       // Both streams' tails: a command may say why it failed on either (a progress line can be stderr's last).
       else reject(new Error(`node ${args.map((a) => (a.length > 80 ? a.slice(0, 77) + '…' : a)).join(' ')} failed (${signal ?? `exit ${code}`}): ${[err.trim().slice(-1200), out.trim().slice(-600)].filter(Boolean).join(' | stdout: ')}`));

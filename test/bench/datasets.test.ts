@@ -90,6 +90,10 @@ describe('bench datasets on a shared PostgreSQL server', { skip: !dialectsUnderT
     assert.equal(existsSync(join(dir, 'm11-0000000003.postgres.json')), false);
   });
 
+  it('should report a build\'s progress through the run\'s log (what --quiet silences), line by line', () => {
+    assert.ok(log.some((line) => /^ {4}meetings \[[#-]{30}\] [\d,]+\/[\d,]+ /.test(line)), log.join('\n'));
+  });
+
   it('should record the migrations in the marker and read the built dataset back from it', async () => {
     const marker = readMarker(dir, built.key) as { migrations: [string, string][] };
     assert.ok(marker.migrations.some(([name]) => name.startsWith('0001-')));
