@@ -84,7 +84,10 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     // Fail fast when the database is down: callers answer 503 instead of hanging.
     connectionTimeoutMillis: 3000,
     query_timeout: options.queryTimeoutMs ?? 10_000,
-    ...(options.planCacheMode ? { options: `-c plan_cache_mode=${options.planCacheMode}` } : {}),
+    // JIT off: every statement here runs in milliseconds, and compiling one costs ~0.6 s. A list
+    // read by a JSON array of ids (meeting-text.ts candidates) is estimated past jit_above_cost
+    // (the array's rows are unknown to the planner): a member's 9 ms page took ~0.68 s with JIT.
+    options: ['-c jit=off', ...(options.planCacheMode ? [`-c plan_cache_mode=${options.planCacheMode}`] : [])].join(' '),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

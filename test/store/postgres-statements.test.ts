@@ -4,9 +4,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { dialectsUnderTest, createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
 import { createOrganization, findOrganizationRecord } from '../../src/store/organizations.ts';
+import { plannedOnceDb } from '../../src/store/plan-cache.ts';
 
 describe('named PostgreSQL statements across a schema change', { skip: !dialectsUnderTest().includes('postgres') && 'SKIP_POSTGRES=1' }, () => {
   let database: TestDatabase;
@@ -34,5 +36,9 @@ describe('named PostgreSQL statements across a schema change', { skip: !dialects
       await other.end();
     }
     for (let i = 0; i < 3; i++) assert.equal((await findOrganizationRecord(store.db, org.id))?.name, 'Acme');
+  });
+
+  it('runs with JIT compilation off on every pool (statements take milliseconds; compiling one took ~0.6 s)', async () => {
+    for (const db of [store.db, plannedOnceDb(store.db)]) assert.equal((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]?.jit, 'off');
   });
 });
