@@ -101,8 +101,9 @@ for (const dialect of dialectsUnderTest()) {
       ['completed, external, with a transcript', { ...whole, status: 'completed', meetingType: 'external', hasTranscript: true }],
       ['internal', { ...whole, meetingType: 'internal' }],
       ['q', { ...whole, q: 'an' }],
-      // Three characters or more: for an admin, candidates from the trigram index when the text is
-      // rare in the window (meeting-text.ts: only the email here), then the LIKE; others walk.
+      // Three characters or more: for an admin, a member or a manager, candidates from the trigram
+      // index when the text is rare in the window (meeting-text.ts), then the LIKE; viewers and
+      // common texts walk.
       ['q in titles, with LIKE wildcards', { ...whole, q: 'MTG_odd_' }],
       ["q in a participant's name", { ...whole, q: 'unknown Caller' }],
       ["q in a participant's email", { ...whole, q: '@buyer.exam' }],

@@ -1,7 +1,8 @@
-// list_meetings' `q` through its trigram index (migration 0016, meeting-text.ts), on both dialects:
-// the index follows every write to titles and participants (import, update, delete), keeps
-// organizations apart, leaves a text found in too many meetings to the walk with the same answer,
-// and is filled for the meetings a database held before the upgrade.
+// list_meetings' `q` through its trigram indexes (migrations 0016 and 0017, meeting-text.ts), on
+// both dialects: the index follows every write to titles and participants (import, update, delete)
+// and to a meeting's owner, keeps organizations apart, gives a member or a manager only the rows
+// of the owners they see (and what they attended), leaves a text found in too many meetings to the
+// walk with the same answer, and is filled for the meetings a database held before each upgrade.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +16,9 @@ import { migrateToLatest, openStore, type Store } from '../../src/store/database
 import { migrateTo } from '../support/migrate-to.ts';
 import { seedDemo } from '../../src/data/seed.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
-import { findUserByEmail } from '../../src/store/users.ts';
+import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { principalFromAuth } from '../../src/access/principal.ts';
+import { meetingVisible } from '../../src/access/visibility.ts';
 import { listMeetings } from '../../src/store/sales/meetings.ts';
 import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
 import { MAX_INDEX_ROWS, SAMPLE_SIZE, textCandidates } from '../../src/store/sales/meeting-text.ts';
@@ -158,23 +160,81 @@ for (const dialect of dialectsUnderTest()) {
     it("keeps each organization to its own meetings", async () => {
       const globex = (await s.principal(EMAILS.gia)).orgId;
       const gus = await s.principal(EMAILS.gus);
+      const [ada, gia] = [await s.principal(EMAILS.ada), await s.principal(EMAILS.gia)];
       await s.store.db.insertInto('meetings').values(meetingRow(globex, gus.userId, 'mtg-globex-walrus', 'Walrus workshop', ANCHOR - 2 * DAY)).execute();
       assert.deepEqual(await ids('walrus workshop'), []);
       // Not even a candidate: each organization's index rows are its own.
       const northwind = { orgId, from: ANCHOR - 30 * DAY, to: ANCHOR, order: 'desc' as const, q: 'walrus workshop' };
-      assert.deepEqual(await textCandidates(s.store.db, northwind), { idsJson: '[]', none: true });
-      assert.notEqual(await textCandidates(s.store.db, { ...northwind, orgId: globex }), 'walk');
+      assert.deepEqual(await textCandidates(s.store.db, northwind, ada), { idsJson: '[]', none: true });
+      assert.notEqual(await textCandidates(s.store.db, { ...northwind, orgId: globex }, gia), 'walk');
       assert.deepEqual(await ids('walrus workshop', EMAILS.gia), ['mtg-globex-walrus']);
       // Nor does another organization's common use of a text make it common here: Globex holds it
       // in more index rows than a probe reads (its old meetings, out of the window's sample), and
       // Northwind's one meeting still comes from the index.
       const old = Array.from({ length: MAX_INDEX_ROWS + 50 }, (_, i) => meetingRow(globex, gus.userId, `mtg-globex-ws-${i}`, `Walrus workshop ${i}`, ANCHOR - 300 * DAY + i * 60_000));
       for (let i = 0; i < old.length; i += 500) await s.store.db.insertInto('meetings').values(old.slice(i, i + 500)).execute();
-      assert.equal(await textCandidates(s.store.db, { ...northwind, orgId: globex }), 'walk');
+      assert.equal(await textCandidates(s.store.db, { ...northwind, orgId: globex }, gia), 'walk');
       const mia = await s.principal(EMAILS.mia);
       await s.store.db.insertInto('meetings').values(meetingRow(orgId, mia.userId, 'mtg-northwind-walrus', 'Walrus workshop', ANCHOR - 6 * DAY)).execute();
-      assert.deepEqual(await textCandidates(s.store.db, northwind), { idsJson: '["mtg-northwind-walrus"]', none: false });
+      assert.deepEqual(await textCandidates(s.store.db, northwind, ada), { idsJson: '["mtg-northwind-walrus"]', none: false });
       assert.deepEqual(await ids('walrus workshop'), ['mtg-northwind-walrus']);
+    });
+
+    it("reads, for a member or a manager, only the index rows of the owners they see and the meetings they attended", async () => {
+      const [max, mia, vic] = [await s.principal(EMAILS.max), await s.principal(EMAILS.mia), await s.principal(EMAILS.vic)];
+      assert.ok(max.managedMemberIds.includes(mia.userId));
+      const outsider = await createUser(s.store.db, { orgId, email: 'olga.outsider@northwind.example', name: 'Olga Outsider', role: 'member' });
+      assert.ok(!max.managedMemberIds.includes(outsider.id));
+      // More meetings with the text than a probe reads, all owned by someone none of them sees,
+      // in the window's oldest days (out of every sample).
+      const hidden = Array.from({ length: MAX_INDEX_ROWS + 50 }, (_, i) => meetingRow(orgId, outsider.id, `mtg-okra-${i}`, `Okra summit ${i}`, ANCHOR - 29 * DAY + i * 10));
+      for (let i = 0; i < hidden.length; i += 500) await s.store.db.insertInto('meetings').values(hidden.slice(i, i + 500)).execute();
+      const window = { orgId, from: ANCHOR - 30 * DAY, to: ANCHOR, order: 'desc' as const, q: 'okra summit' };
+      const ada = await s.principal(EMAILS.ada);
+      assert.equal(await textCandidates(s.store.db, window, ada), 'walk');
+      for (const p of [max, mia]) assert.deepEqual(await textCandidates(s.store.db, window, p), { idsJson: '[]', none: true }, p.email);
+      // A viewer owns nothing they see: their list reads their attendance (the arms), not the index.
+      assert.equal(await textCandidates(s.store.db, window, vic), 'walk');
+      // One the member owns, one of the outsider's the member and the viewer attended: each found
+      // from what that caller sees, and the member's own by her manager too.
+      await s.store.db.insertInto('meetings').values([meetingRow(orgId, mia.userId, 'mtg-okra-mia', 'Okra summit, ours', ANCHOR - 3 * DAY), meetingRow(orgId, outsider.id, 'mtg-okra-attended', 'Okra summit, attended', ANCHOR - 4 * DAY)]).execute();
+      const attendee = (p: typeof max, id: number) => ({ org_id: orgId, meeting_id: 'mtg-okra-attended', id, email: p.email, name: p.name, user_id: p.userId, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
+      await s.store.db.insertInto('participants').values([attendee(mia, 1), attendee(vic, 2)]).execute();
+      const found = async (p: typeof max) => {
+        const c = await textCandidates(s.store.db, window, p);
+        assert.ok(c !== 'walk', p.email);
+        return (JSON.parse(c.idsJson) as string[]).sort();
+      };
+      assert.deepEqual(await found(mia), ['mtg-okra-attended', 'mtg-okra-mia']);
+      assert.deepEqual(await found(max), ['mtg-okra-mia']);
+      for (const [email, want] of [[EMAILS.mia, ['mtg-okra-attended', 'mtg-okra-mia']], [EMAILS.max, ['mtg-okra-mia']], [EMAILS.vic, ['mtg-okra-attended']]] as const) {
+        assert.deepEqual(await ids('okra summit', email), want, email);
+      }
+      // A meeting given to another owner moves to that owner's rows: the manager no longer finds it,
+      // its new owner does; and back.
+      const reassign = (owner: string) => s.store.db.updateTable('meetings').set({ owner_id: owner }).where('org_id', '=', orgId).where('id', '=', 'mtg-okra-mia').execute();
+      await s.store.db.insertInto('participants').values({ org_id: orgId, meeting_id: 'mtg-okra-mia', id: 1, email: 'pia@papaya.example', name: 'Pia Papaya', user_id: null, side: 'buyer', company: 'Papaya', title: null, talk_time_ms: 0 }).execute();
+      const olga = await s.principal('olga.outsider@northwind.example');
+      const papaya = { ...window, q: 'papaya' };
+      assert.deepEqual(await textCandidates(s.store.db, papaya, max), { idsJson: '["mtg-okra-mia"]', none: false });
+      await reassign(outsider.id);
+      assert.deepEqual(await textCandidates(s.store.db, papaya, max), { idsJson: '[]', none: true });
+      assert.deepEqual(await textCandidates(s.store.db, papaya, olga), { idsJson: '["mtg-okra-mia"]', none: false });
+      await reassign(mia.userId);
+      assert.deepEqual(await textCandidates(s.store.db, papaya, olga), { idsJson: '[]', none: true });
+      assert.deepEqual(await textCandidates(s.store.db, papaya, mia), { idsJson: '["mtg-okra-mia"]', none: false });
+      // Participants written before their meeting take its owner when it comes.
+      await s.store.db.insertInto('participants').values({ org_id: orgId, meeting_id: 'mtg-okra-late', id: 1, email: 'quinn@quince.example', name: 'Quinn Quince', user_id: null, side: 'buyer', company: null, title: null, talk_time_ms: 0 }).execute();
+      await s.store.db.insertInto('meetings').values(meetingRow(orgId, mia.userId, 'mtg-okra-late', 'Late okra', ANCHOR - 5 * DAY)).execute();
+      assert.deepEqual(await textCandidates(s.store.db, { ...window, q: 'quince' }, mia), { idsJson: '["mtg-okra-late"]', none: false });
+      assert.deepEqual(await ids('quince', EMAILS.max), ['mtg-okra-late']);
+      if (dialect === 'sqlite') {
+        // Every index row in its owner's range, once.
+        const counts = await sql<{ rows: number; owned: number }>`select (select count(*) from meeting_text_rows where owner_key is not null) as rows,
+          (select count(*) from meeting_text_rows r join meetings m on m.org_id = r.org_id and m.id = r.meeting_id
+            join meeting_text_owners k on k.id = r.owner_key and k.org_id = m.org_id and k.owner_id = m.owner_id) as owned`.execute(s.store.db);
+        assert.equal(Number(counts.rows[0]!.rows), Number(counts.rows[0]!.owned));
+      }
     });
 
     it("walks for a text common in the window's first meetings or in the index, lists candidates otherwise: the same answers", async () => {
@@ -187,7 +247,8 @@ for (const dialect of dialectsUnderTest()) {
       const all = [...fillers, ...narwhals, ...tapirs];
       for (let i = 0; i < all.length; i += 500) await s.store.db.insertInto('meetings').values(all.slice(i, i + 500)).execute();
       const window = { orgId, from: ANCHOR - 30 * DAY, to: ANCHOR, order: 'desc' as const };
-      const search = (q: string) => textCandidates(s.store.db, { ...window, q });
+      const ada = await s.principal(EMAILS.ada);
+      const search = (q: string) => textCandidates(s.store.db, { ...window, q }, ada);
       // Which way each text goes: in the sample, few enough in the index, too many there.
       assert.equal(await search('filler standup'), 'walk');
       const narwhal = await search('narwhal review');
@@ -215,23 +276,30 @@ for (const dialect of dialectsUnderTest()) {
     });
   });
 
-  describe(`migration 0016 on an existing database (${dialect})`, () => {
-    let database: TestDatabase;
-    let store: Store;
+  describe(`migrations 0016 and 0017 on an existing database (${dialect})`, () => {
+    const opened: { database: TestDatabase; store: Store }[] = [];
     after(async () => {
-      await store?.close();
-      await database?.drop();
+      for (const { database, store } of opened) {
+        await store.close();
+        await database.drop();
+      }
     });
-
-    it('indexes the titles and participants already there: each text finds the meetings the raw rows hold', async () => {
-      database = await createTestDatabase(dialect);
-      store = openStore(database.config);
-      await migrateTo(store, '0015-upcoming-meetings-index');
+    /** A database of the demo data at `migration` (the test migrates it on), and `email`'s principal there. */
+    async function seededAt(migration: string, email: string) {
+      const database = await createTestDatabase(dialect);
+      const store = openStore(database.config);
+      opened.push({ database, store });
+      await migrateTo(store, migration);
       await seedDemo(store, { meetings: 60, anchor: ANCHOR, documents: 0 });
       const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
-      const user = (await findUserByEmail(store.db, org.id, EMAILS.ada))!;
+      const user = (await findUserByEmail(store.db, org.id, email))!;
       const r = await principalFromAuth(store.db, { userId: user.id, orgId: org.id });
       assert.ok(r.ok);
+      return { store, org, r };
+    }
+
+    it('indexes the titles and participants already there: each text finds the meetings the raw rows hold', async () => {
+      const { store, org, r } = await seededAt('0015-upcoming-meetings-index', EMAILS.ada);
       const window = { from: ANCHOR - 400 * DAY, to: ANCHOR + 60 * DAY };
       // What each text finds, from the raw rows: an admin sees every meeting of the window.
       const meetings = await store.db.selectFrom('meetings').select(['id', 'title', 'start_at']).where('org_id', '=', org.id).execute();
@@ -249,11 +317,30 @@ for (const dialect of dialectsUnderTest()) {
       for (const [i, found] of before.entries()) assert.ok(found.length > 0, texts[i]);
       await migrateToLatest(store);
       // The buyer's email is rare: its meetings come from the index filled by the migration.
-      const rare = await textCandidates(store.db, { orgId: org.id, q: buyer.email!, ...window, order: 'desc' });
+      const rare = await textCandidates(store.db, { orgId: org.id, q: buyer.email!, ...window, order: 'desc' }, r.principal);
       assert.ok(rare !== 'walk' && !rare.none);
       for (const [i, q] of texts.entries()) {
         assert.deepEqual((await listMeetings(store.db, r.principal, { ...window, q }, 'desc', null, 500, 500)).rows.map((m) => m.id), before[i], q);
       }
+    });
+
+    it("files the rows already there under their meetings' owners: a manager's rare text comes from his members' rows", async () => {
+      const { store, org, r } = await seededAt('0016-meeting-text-index', EMAILS.max);
+      assert.ok(r.principal.managedMemberIds.length > 0);
+      const window = { from: ANCHOR - 400 * DAY, to: ANCHOR + 60 * DAY };
+      // A buyer at a meeting one of his members owns and he did not attend: only his members' rows can propose it.
+      const buyer = await store.db.selectFrom('participants as p').innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'p.org_id').onRef('m.id', '=', 'p.meeting_id'))
+        .select(['p.meeting_id', 'p.email']).where('p.org_id', '=', org.id).where('m.owner_id', 'in', r.principal.managedMemberIds).where('p.side', '=', 'buyer').where('p.email', 'is not', null)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('participants as me').select('me.id').whereRef('me.org_id', '=', 'm.org_id').whereRef('me.meeting_id', '=', 'm.id').where('me.email', '=', EMAILS.max))))
+        .orderBy('p.meeting_id').executeTakeFirstOrThrow();
+      await migrateToLatest(store);
+      const rare = await textCandidates(store.db, { orgId: org.id, q: buyer.email!, ...window, order: 'desc' }, r.principal);
+      assert.ok(rare !== 'walk' && (JSON.parse(rare.idsJson) as string[]).includes(buyer.meeting_id));
+      // The same meetings as the policy and the LIKE alone.
+      const exact = await store.db.selectFrom('meetings as m').select('m.id').where(meetingVisible(r.principal, 'm')).where('m.start_at', '>=', window.from).where('m.start_at', '<', window.to)
+        .where(textMatches(boundFilters({ ...window, q: buyer.email! }).qPattern!)).orderBy('m.start_at', 'desc').orderBy('m.id', 'desc').execute();
+      assert.ok(exact.some((m) => m.id === buyer.meeting_id));
+      assert.deepEqual((await listMeetings(store.db, r.principal, { ...window, q: buyer.email! }, 'desc', null, 500, 500)).rows.map((m) => m.id), exact.map((m) => m.id));
     });
   });
 }

@@ -16,6 +16,7 @@ import * as participantMoves from './0013-participant-moves.ts';
 import * as probeAndSortIndexes from './0014-probe-and-sort-indexes.ts';
 import * as upcomingMeetingsIndex from './0015-upcoming-meetings-index.ts';
 import * as meetingTextIndex from './0016-meeting-text-index.ts';
+import * as meetingTextOwners from './0017-meeting-text-owners.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-probe-and-sort-indexes': probeAndSortIndexes,
   '0015-upcoming-meetings-index': upcomingMeetingsIndex,
   '0016-meeting-text-index': meetingTextIndex,
+  '0017-meeting-text-owners': meetingTextOwners,
 };

@@ -9,7 +9,7 @@
 // top of it; the tests check that both give the same meetings for every role. Managers with teams
 // keep the predicate (their managed members' meetings would be an arm per member), and so does a
 // list with a filter that has its own index (owner, deal, team, account, a participant's email; `q`'s
-// candidates, which only an admin's list takes), which reads few rows that way.
+// candidates, which an admin's, a member's and a manager's lists take), which reads few rows that way.
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';

@@ -1,5 +1,10 @@
 // Which meetings of a list's window a `q` can match, from the trigram index over titles and
-// participants (migration 0016), for an admin's list (meetings.ts: others keep their own paths).
+// participants: the organization's rows (migration 0016) for an admin, who sees every meeting; for
+// a member or a manager, the rows of the owners they see (0017) and, tested directly, the meetings
+// of other owners they attended. Nothing a caller cannot see is read, so a search's time tells
+// nothing of other people's meetings (a manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
+// by the policy's predicate, ~20 ms this way, most of it his attendance; a 2-core Xeon). A viewer
+// owns nothing they see: their list reads their attendance as it would (meeting-arms.ts).
 // The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
 // window (~0.45 s on SQLite, ~0.65 s on PostgreSQL over a year of 100,000 meetings, whatever it
@@ -11,22 +16,29 @@
 // and capped count among the window's first few thousand. Which one a text is, is decided in two
 // bounded steps:
 // 1. the sample: the window's first 200 meetings in the list's order, tested by the LIKE. A text
-//    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms).
-// 2. the probe: the organization's rows in the index that hold every trigram of `q`, at most
-//    10,000 (titles and participants). Past that the text is common in the organization's history,
-//    even if not in this window's first meetings: the walk. Otherwise the meetings among them in the
-//    window are the candidates, as many as there are (at most 10,000, usually a handful).
+//    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms). For anyone but an admin,
+//    the first 200 they see among the window's first 2,000 (fewer when they see few).
+// 2. the probe: the rows in the index that hold every trigram of `q`, at most 10,000 (titles and
+//    participants), of the organization or of the owners the caller sees. Past that the text is
+//    common in that history, even if not in this window's first meetings: the walk. Otherwise the
+//    meetings among them in the window are the candidates, as many as there are (at most 10,000,
+//    usually a handful), with those the caller attended that match.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { Principal } from '../../access/principal.ts';
+import { meetingVisible, ownersSeen } from '../../access/visibility.ts';
 import { capabilitiesOf } from '../database.ts';
 import type { KeysetOrder } from './keyset.ts';
 import { textMatches } from './meeting-filters.ts';
 import { containsPattern } from './like.ts';
 import { ORG_SPAN } from '../migrations/0016-meeting-text-index.ts';
+import { OWNER_SPAN, ownerScope } from '../migrations/0017-meeting-text-owners.ts';
 
 /** How many of the window's first meetings the sample tests, and how many matches make a text common. */
 export const SAMPLE_SIZE = 200;
 export const COMMON_IN_SAMPLE = 6;
+/** For a caller who does not see every meeting, the sample is of those they see among the window's first this many. */
+export const SAMPLE_WALK = 2000;
 
 /** At most this many of the organization's index rows are read for one `q`: past it the text is common. */
 export const MAX_INDEX_ROWS = 10_000;
@@ -56,18 +68,26 @@ const trigramQuery = (qLower: string) => trigrams(qLower).map((g) => `"${g.repla
 /** The index follows the full-text engine: FTS5 on SQLite, GIN on PostgreSQL (migration 0016). */
 const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5';
 
-/** Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE meetings. */
-async function commonInSample(db: Kysely<Database>, s: Search): Promise<boolean> {
-  const first = db
-    .selectFrom('meetings as m')
-    .select(['m.org_id', 'm.id', 'm.title'])
-    .where('m.org_id', '=', s.orgId)
-    .where('m.start_at', '>=', s.from)
-    .where('m.start_at', '<', s.to)
-    .orderBy('m.start_at', s.order)
-    .orderBy('m.id', s.order)
-    .limit(SAMPLE_SIZE);
-  const found = await db.selectFrom(first.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(containsPattern(s.q))).executeTakeFirst();
+/**
+ * Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE
+ * meetings the caller sees. The LIKE is tested outside the sample's LIMIT, so only on those.
+ */
+async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Promise<boolean> {
+  const first = (limit: number) =>
+    db
+      .selectFrom('meetings as m')
+      .select(['m.org_id', 'm.id', 'm.title', 'm.owner_id', 'm.start_at'])
+      .where('m.org_id', '=', s.orgId)
+      .where('m.start_at', '>=', s.from)
+      .where('m.start_at', '<', s.to)
+      .orderBy('m.start_at', s.order)
+      .orderBy('m.id', s.order)
+      .limit(limit);
+  const sample =
+    ownersSeen(p) === 'all'
+      ? first(SAMPLE_SIZE)
+      : db.selectFrom(first(SAMPLE_WALK).as('m')).select(['m.org_id', 'm.id', 'm.title']).where(meetingVisible(p, 'm', { from: s.from, to: s.to })).orderBy('m.start_at', s.order).orderBy('m.id', s.order).limit(SAMPLE_SIZE);
+  const found = await db.selectFrom(sample.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(containsPattern(s.q))).executeTakeFirst();
   return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
 }
 
@@ -108,14 +128,75 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
 }
 
 /**
- * The meetings of the organization in the window whose title or a participant holds every trigram
- * of `q`: a superset of those the LIKE matches. 'walk' for a text too short to index or common
- * (see the module comment).
+ * The owners' rows (0017: each owner's range of meeting_text_owned, read owner by owner), counted
+ * first from the index alone, then read with their meetings' ids and starts when few enough.
+ * CROSS JOIN keeps the owners outside: the planner otherwise read every organization's matches first.
  */
-export async function textCandidates(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
-  if (!indexable(s.q.toLowerCase())) return 'walk';
-  if (await commonInSample(db, s)) return 'walk';
-  return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
+  const match = trigramQuery(s.q.toLowerCase());
+  const owned = sql`meeting_text_owners k cross join meeting_text_owned f on f.rowid >= k.id * ${sql.raw(OWNER_SPAN)} and f.rowid < (k.id + 1) * ${sql.raw(OWNER_SPAN)}`;
+  const mine = sql`k.org_id = ${s.orgId} and k.owner_id in (${sql.join(owners)}) and f.meeting_text_owned match ${match}`;
+  const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from ${owned} where ${mine} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
+  if (Number(counted.rows[0]?.n ?? 0) > MAX_INDEX_ROWS) return 'walk';
+  const probed = await sql<{ ids: string | null }>`select json_group_array(distinct r.meeting_id) as ids from ${owned}
+      join meeting_text_rows r on r.id = f.rowid % ${sql.raw(OWNER_SPAN)}
+      where ${mine} and r.org_id = ${s.orgId} and r.start_at >= ${s.from} and r.start_at < ${s.to}`.execute(db);
+  return candidates(probed.rows[0]?.ids);
+}
+
+/** The owners' rows from the GIN indexes keyed by organization and owner (0017), owner by owner. */
+async function postgresOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
+  const q = s.q.toLowerCase();
+  // `q`'s keys for each owner, as the index expressions compute theirs (the same function and scope).
+  const theirs = sql`meeting_text_keys(${sql.raw(ownerScope('o.org_id', 'o.owner_id'))}, ${q})`;
+  const probed = await sql<{ n: number | string; ids: string | null }>`with raw as materialized (
+      select m.id, m.start_at from (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id) o cross join lateral (
+        select m.id, m.start_at from meetings m
+        where m.org_id = ${s.orgId} and meeting_text_keys(${sql.raw(ownerScope('m.org_id', 'm.owner_id'))}, m.title) @> ${theirs}) m
+      union all
+      select p.meeting_id, p.start_at from (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id) o cross join lateral (
+        select p.meeting_id, p.start_at from participants p
+        where p.org_id = ${s.orgId} and meeting_text_keys(${sql.raw(ownerScope('p.org_id', 'p.owner_id'))}, p.name, p.email, p.company) @> ${theirs}) p
+      limit ${MAX_INDEX_ROWS + 1})
+    select (select count(*) from raw) as n, (select coalesce(json_agg(distinct id), '[]')::text from raw where start_at >= ${s.from} and start_at < ${s.to}) as ids`.execute(db);
+  const row = probed.rows[0];
+  return !row || Number(row.n) > MAX_INDEX_ROWS ? 'walk' : candidates(row.ids);
+}
+
+/** The meetings the caller attended in the window, of owners other than `owners` (whose rows the probe read), that match by the LIKE: read from their own attendance. */
+async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, owners: string[]): Promise<string[]> {
+  let q = db
+    .selectFrom('participants as pa')
+    .innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'pa.org_id').onRef('m.id', '=', 'pa.meeting_id'))
+    .select('m.id')
+    .distinct()
+    .where('pa.org_id', '=', s.orgId)
+    .where('pa.email', '=', p.email)
+    .where('pa.start_at', '>=', s.from)
+    .where('pa.start_at', '<', s.to)
+    .where('m.start_at', '>=', s.from)
+    .where('m.start_at', '<', s.to);
+  if (owners.length) q = q.where('m.owner_id', 'not in', owners);
+  const rows = await q.where(textMatches(containsPattern(s.q))).execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The meetings in the window that `q` can match, among those the caller sees: a superset of those
+ * the LIKE matches there (the list still applies the policy and the LIKE). 'walk' for a text too
+ * short to index or common (see the module comment).
+ */
+export async function textCandidates(db: Kysely<Database>, s: Search, p: Principal): Promise<TextCandidates> {
+  const owners = ownersSeen(p);
+  // A viewer owns nothing they see: their list reads their attendance, as this would (meeting-arms.ts).
+  if (!indexable(s.q.toLowerCase()) || owners.length === 0) return 'walk';
+  if (await commonInSample(db, s, p)) return 'walk';
+  if (owners === 'all') return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+  const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, owners);
+  if (owned === 'walk') return 'walk';
+  const attended = await attendedMatches(db, s, p, owners);
+  if (attended.length === 0) return owned;
+  return candidates(JSON.stringify([...new Set([...(JSON.parse(owned.idsJson) as string[]), ...attended])]));
 }
 
 /** `m.id` among the candidates, given as one JSON array of ids (one bound value, whatever their number). */

@@ -149,11 +149,10 @@ export async function listMeetings(
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
   const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
-  // Only for a caller who sees every meeting: the sample and the probe read the organization's,
-  // and their time would tell a member or viewer whether a text is in meetings they cannot see.
-  // Those lists keep their arms (each bounded by the caller's own meetings) or the predicate.
-  if (bound.qPattern !== undefined && ownersSeen(p) === 'all') {
-    const candidates = await textCandidates(db, { orgId: p.orgId, q: f.q!, from: bound.from, to: bound.to, order });
+  // Candidates from what the caller sees only (meeting-text.ts): a list of them reads by id; a
+  // common text keeps the caller's own path (the walk, the arms).
+  if (bound.qPattern !== undefined) {
+    const candidates = await textCandidates(db, { orgId: p.orgId, q: f.q!, from: bound.from, to: bound.to, order }, p);
     if (candidates !== 'walk' && candidates.none) return { rows: [], total: countCap === null ? null : 0 };
     if (candidates !== 'walk') bound.candidatesJson = candidates.idsJson;
   }
