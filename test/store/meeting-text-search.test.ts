@@ -22,6 +22,7 @@ import { meetingVisible } from '../../src/access/visibility.ts';
 import { listMeetings } from '../../src/store/sales/meetings.ts';
 import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
 import { MAX_INDEX_ROWS, SAMPLE_SIZE, textCandidates } from '../../src/store/sales/meeting-text.ts';
+import { OWNER_SPAN } from '../../src/store/migrations/0017-meeting-text-owners.ts';
 
 const DAY = 86_400_000;
 type Page = { meetings: { meeting_id: string; title: string }[]; total: number | null; has_more: boolean; next_cursor: string | null };
@@ -228,12 +229,30 @@ for (const dialect of dialectsUnderTest()) {
       await s.store.db.insertInto('meetings').values(meetingRow(orgId, mia.userId, 'mtg-okra-late', 'Late okra', ANCHOR - 5 * DAY)).execute();
       assert.deepEqual(await textCandidates(s.store.db, { ...window, q: 'quince' }, mia), { idsJson: '["mtg-okra-late"]', none: false });
       assert.deepEqual(await ids('quince', EMAILS.max), ['mtg-okra-late']);
+      // A meeting deleted (its participants stay: they have no key to it) and written again under
+      // another owner: its participants move with it.
+      await s.store.db.deleteFrom('meetings').where('org_id', '=', orgId).where('id', '=', 'mtg-okra-late').execute();
+      assert.deepEqual(await textCandidates(s.store.db, { ...window, q: 'quince' }, mia), { idsJson: '[]', none: true });
+      await s.store.db.insertInto('meetings').values(meetingRow(orgId, outsider.id, 'mtg-okra-late', 'Late okra, again', ANCHOR - 5 * DAY)).execute();
+      assert.deepEqual(await textCandidates(s.store.db, { ...window, q: 'quince' }, mia), { idsJson: '[]', none: true });
+      assert.deepEqual(await textCandidates(s.store.db, { ...window, q: 'quince' }, olga), { idsJson: '["mtg-okra-late"]', none: false });
+      assert.deepEqual(await ids('quince', 'olga.outsider@northwind.example'), ['mtg-okra-late']);
+      // A title changed and a participant deleted leave the owner's rows too.
+      await s.store.db.updateTable('meetings').set({ title: 'Tamarind talks' }).where('org_id', '=', orgId).where('id', '=', 'mtg-okra-mia').execute();
+      await s.store.db.deleteFrom('participants').where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-okra-mia').execute();
+      for (const [q, want] of [['okra summit, ours', '[]'], ['papaya', '[]'], ['tamarind', '["mtg-okra-mia"]']] as const) {
+        assert.deepEqual(await textCandidates(s.store.db, { ...window, q }, mia), { idsJson: want, none: want === '[]' }, q);
+      }
       if (dialect === 'sqlite') {
-        // Every index row in its owner's range, once.
-        const counts = await sql<{ rows: number; owned: number }>`select (select count(*) from meeting_text_rows where owner_key is not null) as rows,
-          (select count(*) from meeting_text_rows r join meetings m on m.org_id = r.org_id and m.id = r.meeting_id
-            join meeting_text_owners k on k.id = r.owner_key and k.org_id = m.org_id and k.owner_id = m.owner_id) as owned`.execute(s.store.db);
-        assert.equal(Number(counts.rows[0]!.rows), Number(counts.rows[0]!.owned));
+        // Each index row of a written meeting in its owner's range, no other (rows of participants
+        // without a meeting in none), and the index holding exactly those entries.
+        const keyed = await sql<{ rowid: number; right: number }>`select r.owner_key * ${sql.raw(OWNER_SPAN)} + r.id as rowid,
+          (r.owner_key is (select k.id from meetings m join meeting_text_owners k on k.org_id = m.org_id and k.owner_id = m.owner_id
+            where m.org_id = r.org_id and m.id = r.meeting_id)) as "right" from meeting_text_rows r`.execute(s.store.db);
+        assert.deepEqual(keyed.rows.filter((r) => !r.right), []);
+        const indexed = await sql<{ rowid: number }>`select rowid from meeting_text_owned order by rowid`.execute(s.store.db);
+        const expected = keyed.rows.filter((r) => r.rowid !== null).map((r) => Number(r.rowid)).sort((a, b) => a - b);
+        assert.deepEqual(indexed.rows.map((r) => Number(r.rowid)), expected);
       }
     });
 

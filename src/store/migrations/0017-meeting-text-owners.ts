@@ -9,15 +9,19 @@
 //
 // SQLite: a second contentless FTS5 table, its rowids in ranges of 2^40 per (organization, owner)
 // (meeting_text_owners), plus 0016's row id. Each 0016 row records its range (owner_key), set when
-// the row is written: triggers on meeting_text_rows follow every row 0016's triggers add or drop,
-// so this index follows every write those follow. A meeting written after its participants hands
-// them its owner, as it hands them its start; a meeting given another owner moves its rows to that
-// owner's range. (A meeting's keys never change: writers upsert on them.) ~3 % more file, ~17 s
-// per 100,000 meetings to fill (the same Xeon).
+// the row is written if its meeting is there: triggers on meeting_text_rows follow every row 0016's
+// triggers add or drop. A meeting's own triggers keep the rest: written, it gives its range to its
+// rows that have none (participants written before it, or kept from a deleted meeting of that id);
+// deleted, it takes its range back from its rows (participants outlive their meeting: they have no
+// foreign key to it); given another owner, it moves its rows to that owner's range. (A meeting's keys
+// never change: writers upsert on them.) ~3 % more file, ~17 s per 100,000 meetings to fill (the
+// same Xeon).
 //
 // PostgreSQL: each participant carries its meeting's owner (as it carries its start, 0011), and
 // two GIN indexes hash each trigram with the organization and the owner. The owner copy is set by
-// 0011's triggers, whose functions now copy the owner with the start (one lookup per participant).
+// 0011's triggers, whose functions now copy the owner with the start (one lookup per participant);
+// its trigger on a meeting's new start now also fires on a new owner, and a deleted meeting's
+// participants lose its owner.
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { ORG_SPAN } from './0016-meeting-text-index.ts';
 
@@ -39,6 +43,11 @@ const rowText = (r: string) => `case when ${r}.participant_id is null
 const addOwner = (org: string, owner: string) => `insert into meeting_text_owners (org_id, owner_id) select ${org}, ${owner}
     where not exists (select 1 from meeting_text_owners where org_id = ${org} and owner_id = ${owner});`;
 const ownerKey = (org: string, owner: string) => `(select k.id from meeting_text_owners k where k.org_id = ${org} and k.owner_id = ${owner})`;
+
+/** In a meeting trigger: its rows leave their range (the index first, then the rows' keys). */
+const release = (m: 'old' | 'new') => `delete from meeting_text_owned where rowid in (select r.owner_key * ${OWNER_SPAN} + r.id from meeting_text_rows r
+        where r.org_id = ${m}.org_id and r.meeting_id = ${m}.id and r.owner_key is not null);
+      update meeting_text_rows set owner_key = null where org_id = ${m}.org_id and meeting_id = ${m}.id and owner_key is not null;`;
 
 /** In a meeting trigger: its rows without a range take its owner's, rows first into the index (only those without one). */
 const ADOPT = `${addOwner('new.org_id', 'new.owner_id')}
@@ -75,8 +84,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         return null;
       end
     $$`.execute(db);
-    await sql`create trigger meetings_hand_down_owner after update of owner_id on meetings
-      for each row when (new.owner_id is distinct from old.owner_id) execute function meetings_hand_down_start()`.execute(db);
+    // One trigger for a new start or a new owner (0011's for the start alone is replaced): an upsert
+    // that changes both rewrites the participants once.
+    await sql`drop trigger meetings_hand_down_new_start on meetings`.execute(db);
+    await sql`create trigger meetings_hand_down_new_start after update of start_at, owner_id on meetings
+      for each row when (new.start_at is distinct from old.start_at or new.owner_id is distinct from old.owner_id) execute function meetings_hand_down_start()`.execute(db);
+    // Participants outlive a deleted meeting (no foreign key): they leave its owner's keys.
+    await sql`create function meetings_release_owner() returns trigger language plpgsql as $$
+      begin
+        update participants set owner_id = null where org_id = old.org_id and meeting_id = old.id;
+        return null;
+      end
+    $$`.execute(db);
+    await sql`create trigger meetings_release_owner after delete on meetings for each row execute function meetings_release_owner()`.execute(db);
     await sql`create index meetings_owner_text on meetings using gin (meeting_text_keys(${sql.raw(ownerScope('org_id', 'owner_id'))}, title))`.execute(db);
     await sql`create index participants_owner_text on participants using gin (meeting_text_keys(${sql.raw(ownerScope('org_id', 'owner_id'))}, name, email, company))`.execute(db);
     if ((await sql`select 1 from meetings limit 1`.execute(db)).rows.length > 0) await sql`analyze meetings, participants`.execute(db);
@@ -99,11 +119,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end`).execute(db);
   await sql.raw(`create trigger meetings_text_owned_insert after insert on meetings begin ${ADOPT} end`).execute(db);
   await sql.raw(`create trigger meetings_text_owned_owner after update of owner_id on meetings when new.owner_id is not old.owner_id begin
-      delete from meeting_text_owned where rowid in (select r.owner_key * ${OWNER_SPAN} + r.id from meeting_text_rows r
-        where r.org_id = new.org_id and r.meeting_id = new.id and r.owner_key is not null);
-      update meeting_text_rows set owner_key = null where org_id = new.org_id and meeting_id = new.id;
+      ${release('new')}
       ${ADOPT}
     end`).execute(db);
+  await sql.raw(`create trigger meetings_text_owned_delete after delete on meetings begin ${release('old')} end`).execute(db);
 
   // The rows there are: every owner's range, each row's, then the index.
   await sql`insert into meeting_text_owners (org_id, owner_id) select distinct org_id, owner_id from meetings`.execute(db);
@@ -120,13 +139,17 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) {
     await sql`drop index if exists participants_owner_text`.execute(db);
     await sql`drop index if exists meetings_owner_text`.execute(db);
-    await sql`drop trigger if exists meetings_hand_down_owner on meetings`.execute(db);
+    await sql`drop trigger if exists meetings_release_owner on meetings`.execute(db);
+    await sql`drop function if exists meetings_release_owner()`.execute(db);
+    await sql`drop trigger if exists meetings_hand_down_new_start on meetings`.execute(db);
+    await sql`create trigger meetings_hand_down_new_start after update of start_at on meetings
+      for each row when (new.start_at is distinct from old.start_at) execute function meetings_hand_down_start()`.execute(db);
     await sql.raw(`create or replace function participants_take_start() returns trigger language plpgsql as $$ ${PG_TAKE_START_0011} $$`).execute(db);
     await sql.raw(`create or replace function meetings_hand_down_start() returns trigger language plpgsql as $$ ${PG_HAND_DOWN_0011} $$`).execute(db);
     await sql`alter table participants drop column if exists owner_id`.execute(db);
     return;
   }
-  for (const name of ['meeting_text_rows_owned_insert', 'meeting_text_rows_owned_delete', 'meetings_text_owned_insert', 'meetings_text_owned_owner']) {
+  for (const name of ['meeting_text_rows_owned_insert', 'meeting_text_rows_owned_delete', 'meetings_text_owned_insert', 'meetings_text_owned_owner', 'meetings_text_owned_delete']) {
     await sql.raw(`drop trigger if exists ${name}`).execute(db);
   }
   await sql`drop table if exists meeting_text_owned`.execute(db);

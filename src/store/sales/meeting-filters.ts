@@ -80,10 +80,13 @@ export function filterConditions(orgId: string, f: BoundFilters): RawBuilder<boo
 
 /**
  * Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE
- * pattern). Participant text is a correlated EXISTS: it probes one meeting's few participants
- * through the primary key instead of scanning every participant of the org.
+ * pattern). Participant text is a correlated count, probing one meeting's few participants through
+ * the primary key: as an EXISTS under the OR, PostgreSQL may hash it instead, reading every
+ * participant of every organization once (an admin's year at 100,000 meetings: 457 ms against
+ * 218 ms meeting by meeting), and a member's search would then read text of meetings she cannot
+ * see. An aggregate is never hashed; SQLite took the same time either way.
  */
 export function textMatches(pattern: string): RawBuilder<boolean> {
-  return sql`(lower(m.title) like ${pattern} escape '\\' or exists (select 1 from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
-      and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')))`;
+  return sql`(lower(m.title) like ${pattern} escape '\\' or (select count(*) from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
+      and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')) > 0)`;
 }

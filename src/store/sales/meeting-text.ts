@@ -1,9 +1,11 @@
 // Which meetings of a list's window a `q` can match, from the trigram index over titles and
 // participants: the organization's rows (migration 0016) for an admin, who sees every meeting; for
 // a member or a manager, the rows of the owners they see (0017) and, tested directly, the meetings
-// of other owners they attended. Nothing a caller cannot see is read, so a search's time tells
-// nothing of other people's meetings (a manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
-// by the policy's predicate, ~20 ms this way, most of it his attendance; a 2-core Xeon). A viewer
+// of other owners they attended. No index row and no text of a meeting the caller cannot see is
+// read, so a search's time does not depend on what other people's meetings say; what else it reads
+// (the window's first meetings' keys for the sample, index structures every owner's rows share)
+// depends on how many there are. A manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
+// by the policy's predicate, ~20 ms this way, most of it his attendance (a 2-core Xeon). A viewer
 // owns nothing they see: their list reads their attendance as it would (meeting-arms.ts).
 // The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
@@ -40,7 +42,7 @@ export const COMMON_IN_SAMPLE = 6;
 /** For a caller who does not see every meeting, the sample is of those they see among the window's first this many. */
 export const SAMPLE_WALK = 2000;
 
-/** At most this many of the organization's index rows are read for one `q`: past it the text is common. */
+/** At most this many index rows (the organization's, or the owners' a caller sees) are read for one `q`: past it the text is common. */
 export const MAX_INDEX_ROWS = 10_000;
 
 /** The candidates as one JSON array of meeting ids (what the list binds: one value, whatever their number), or the walk. */
@@ -70,7 +72,8 @@ const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5
 
 /**
  * Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE
- * meetings the caller sees. The LIKE is tested outside the sample's LIMIT, so only on those.
+ * meetings the caller sees. The LIKE is tested outside the sample's LIMIT, so only on those (and
+ * meeting by meeting: textMatches).
  */
 async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Promise<boolean> {
   const first = (limit: number) =>
@@ -187,11 +190,13 @@ async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, ow
  * short to index or common (see the module comment).
  */
 export async function textCandidates(db: Kysely<Database>, s: Search, p: Principal): Promise<TextCandidates> {
-  const owners = ownersSeen(p);
+  const seen = ownersSeen(p);
   // A viewer owns nothing they see: their list reads their attendance, as this would (meeting-arms.ts).
-  if (!indexable(s.q.toLowerCase()) || owners.length === 0) return 'walk';
+  if (!indexable(s.q.toLowerCase()) || (seen !== 'all' && seen.length === 0)) return 'walk';
   if (await commonInSample(db, s, p)) return 'walk';
-  if (owners === 'all') return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+  if (seen === 'all') return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+  // Once each: a manager in a team he manages is among its members too.
+  const owners = [...new Set(seen)];
   const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, owners);
   if (owned === 'walk') return 'walk';
   const attended = await attendedMatches(db, s, p, owners);
