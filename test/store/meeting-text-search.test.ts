@@ -243,6 +243,17 @@ for (const dialect of dialectsUnderTest()) {
       for (const [q, want] of [['okra summit, ours', '[]'], ['papaya', '[]'], ['tamarind', '["mtg-okra-mia"]']] as const) {
         assert.deepEqual(await textCandidates(s.store.db, { ...window, q }, mia), { idsJson: want, none: want === '[]' }, q);
       }
+      if (dialect === 'postgres') {
+        // Every participant carries its meeting's owner, or none without a meeting.
+        const wrong = await sql<{ n: number }>`select count(*)::int as n from participants p
+          where p.owner_id is distinct from (select m.owner_id from meetings m where m.org_id = p.org_id and m.id = p.meeting_id)`.execute(s.store.db);
+        assert.equal(wrong.rows[0]!.n, 0);
+        // The LIKE tests each meeting's own participants: never one hashed pass over every
+        // participant (of every organization) for a sample or a list of many meetings.
+        const sample = s.store.db.selectFrom('meetings as m').select('m.id').where('m.org_id', '=', orgId).where(textMatches(boundFilters({ from: 0, to: 1, q: 'okra' }).qPattern!)).compile();
+        const plan = (await s.store.db.executeQuery<{ 'QUERY PLAN': string }>({ ...sample, sql: `explain ${sample.sql}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.doesNotMatch(plan, /hashed SubPlan|Seq Scan on participants/, plan);
+      }
       if (dialect === 'sqlite') {
         // Each index row of a written meeting in its owner's range, no other (rows of participants
         // without a meeting in none), and the index holding exactly those entries.
@@ -254,6 +265,22 @@ for (const dialect of dialectsUnderTest()) {
         const expected = keyed.rows.filter((r) => r.rowid !== null).map((r) => Number(r.rowid)).sort((a, b) => a - b);
         assert.deepEqual(indexed.rows.map((r) => Number(r.rowid)), expected);
       }
+    });
+
+    it("counts a manager's own rows once toward the probe's bound, though he is also among his team's members", async () => {
+      const max = await s.principal(EMAILS.max);
+      assert.ok(max.managedMemberIds.includes(max.userId));
+      // More than half the bound, behind the sample (his newest meetings say something else):
+      // probed twice, they would pass it.
+      const many = Array.from({ length: MAX_INDEX_ROWS / 2 + 20 }, (_, i) => meetingRow(orgId, max.userId, `mtg-quokka-${i}`, `Quokka forum ${i}`, ANCHOR - 28 * DAY + i * 10));
+      const newer = Array.from({ length: SAMPLE_SIZE }, (_, i) => meetingRow(orgId, max.userId, `mtg-wallaby-${i}`, `Wallaby sync ${i}`, ANCHOR - DAY + i * 10));
+      const all = [...many, ...newer];
+      for (let i = 0; i < all.length; i += 500) await s.store.db.insertInto('meetings').values(all.slice(i, i + 500)).execute();
+      const found = await textCandidates(s.store.db, { orgId, from: ANCHOR - 30 * DAY, to: ANCHOR, order: 'desc', q: 'quokka forum' }, max);
+      assert.ok(found !== 'walk');
+      assert.equal((JSON.parse(found.idsJson) as string[]).length, many.length);
+      // Gone again: the next test needs the window's newest meetings to be its own.
+      await s.store.db.deleteFrom('meetings').where('org_id', '=', orgId).where('id', 'in', all.map((m) => m.id)).execute();
     });
 
     it("walks for a text common in the window's first meetings or in the index, lists candidates otherwise: the same answers", async () => {

@@ -81,7 +81,7 @@ export function filterConditions(orgId: string, f: BoundFilters): RawBuilder<boo
 /**
  * Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE
  * pattern). Participant text is a correlated count, probing one meeting's few participants through
- * the primary key: as an EXISTS under the OR, PostgreSQL may hash it instead, reading every
+ * their index by meeting: as an EXISTS under the OR, PostgreSQL may hash it instead, reading every
  * participant of every organization once (an admin's year at 100,000 meetings: 457 ms against
  * 218 ms meeting by meeting), and a member's search would then read text of meetings she cannot
  * see. An aggregate is never hashed; SQLite took the same time either way.

@@ -1,10 +1,10 @@
 // Which meetings of a list's window a `q` can match, from the trigram index over titles and
 // participants: the organization's rows (migration 0016) for an admin, who sees every meeting; for
 // a member or a manager, the rows of the owners they see (0017) and, tested directly, the meetings
-// of other owners they attended. No index row and no text of a meeting the caller cannot see is
-// read, so a search's time does not depend on what other people's meetings say; what else it reads
-// (the window's first meetings' keys for the sample, index structures every owner's rows share)
-// depends on how many there are. A manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
+// of other owners they attended. No index row of a meeting the caller cannot see is read and no
+// such meeting's text is tested, so a search's time does not depend on what other people's
+// meetings say; what else it reads (the rows of the window's first meetings for the sample, index
+// structures every owner's rows share) depends on how many there are. A manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
 // by the policy's predicate, ~20 ms this way, most of it his attendance (a 2-core Xeon). A viewer
 // owns nothing they see: their list reads their attendance as it would (meeting-arms.ts).
 // The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
