@@ -4,9 +4,10 @@
 // of other owners they attended. No index row of a meeting the caller cannot see is read and no
 // such meeting's text is tested, so a search's time does not depend on what other people's
 // meetings say; what else it reads (the rows of the window's first meetings for the sample, index
-// structures every owner's rows share) depends on how many there are. A manager's rare text over a year at 100,000 meetings: ~0.3-0.4 s
-// by the policy's predicate, ~20 ms this way, most of it his attendance (a 2-core Xeon). A viewer
-// owns nothing they see: their list reads their attendance as it would (meeting-arms.ts).
+// structures every owner's rows share) depends on how many there are. A manager's rare text over a
+// year at 100,000 meetings: ~0.3-0.4 s by the policy's predicate, ~20 ms this way, most of it his
+// attendance (a 2-core Xeon). A viewer owns nothing they see: their list reads their attendance as
+// it would (meeting-arms.ts).
 // The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
 // window (~0.45 s on SQLite, ~0.65 s on PostgreSQL over a year of 100,000 meetings, whatever it

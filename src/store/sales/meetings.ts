@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { MeetingsTable, ParticipantsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
-import { attendedExpr, meetingVisible, ownersSeen, type StartWindow } from '../../access/visibility.ts';
+import { attendedExpr, meetingVisible, type StartWindow } from '../../access/visibility.ts';
 import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
 import { bindFilters, boundFilters, filterConditions, hasIndexedFilter, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
