@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { dialectsUnderTest, createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { ANCHOR, EMAILS, ok, seededStore, type Seeded } from '../mcp/support.ts';
 import { importDirectory } from '../../src/data/import.ts';
@@ -21,7 +21,7 @@ import { principalFromAuth } from '../../src/access/principal.ts';
 import { meetingVisible } from '../../src/access/visibility.ts';
 import { listMeetings } from '../../src/store/sales/meetings.ts';
 import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
-import { MAX_INDEX_ROWS, SAMPLE_SIZE, textCandidates } from '../../src/store/sales/meeting-text.ts';
+import { MAX_INDEX_ROWS, SAMPLE_SIZE, sqliteOwnedRows, textCandidates } from '../../src/store/sales/meeting-text.ts';
 import { OWNER_SPAN } from '../../src/store/migrations/0017-meeting-text-owners.ts';
 
 const DAY = 86_400_000;
@@ -255,6 +255,13 @@ for (const dialect of dialectsUnderTest()) {
         assert.doesNotMatch(plan, /hashed SubPlan|Seq Scan on participants/, plan);
       }
       if (dialect === 'sqlite') {
+        // The probe reads the owners first, then each one's range of the index: the other way
+        // round it would read every organization's matches of the text.
+        const probe = sql`select count(*) as n from (${sqliteOwnedRows({ orgId, q: 'okra summit' }, [mia.userId, max.userId])} limit 10)`.compile(s.store.db);
+        const plan = (await s.store.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${probe.sql}`, [...probe.parameters]))).rows.map((r) => r.detail);
+        const owners = plan.findIndex((d) => /^SEARCH k /.test(d));
+        const index = plan.findIndex((d) => /^SCAN f VIRTUAL TABLE/.test(d));
+        assert.ok(owners >= 0 && index > owners, plan.join('\n'));
         // Each index row of a written meeting in its owner's range, no other (rows of participants
         // without a meeting in none), and the index holding exactly those entries.
         const keyed = await sql<{ rowid: number; right: number }>`select r.owner_key * ${sql.raw(OWNER_SPAN)} + r.id as rowid,

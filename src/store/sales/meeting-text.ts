@@ -132,19 +132,24 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
 }
 
 /**
- * The owners' rows (0017: each owner's range of meeting_text_owned, read owner by owner), counted
- * first from the index alone, then read with their meetings' ids and starts when few enough.
- * CROSS JOIN keeps the owners outside: the planner otherwise read every organization's matches first.
+ * The owners' rows (0017: each owner's range of meeting_text_owned, read owner by owner) that hold
+ * every trigram of `q`, as a select of their index rowids (`rid`). CROSS JOIN keeps the owners
+ * outside: the planner otherwise read every organization's matches first (the tests check the plan).
  */
-async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
+export function sqliteOwnedRows(s: Pick<Search, 'orgId' | 'q'>, owners: string[]) {
   const match = trigramQuery(s.q.toLowerCase());
-  const owned = sql`meeting_text_owners k cross join meeting_text_owned f on f.rowid >= k.id * ${sql.raw(OWNER_SPAN)} and f.rowid < (k.id + 1) * ${sql.raw(OWNER_SPAN)}`;
-  const mine = sql`k.org_id = ${s.orgId} and k.owner_id in (${sql.join(owners)}) and f.meeting_text_owned match ${match}`;
-  const counted = await sql<{ n: number }>`select count(*) as n from (select 1 from ${owned} where ${mine} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
+  return sql`select f.rowid as rid from meeting_text_owners k cross join meeting_text_owned f on f.rowid >= k.id * ${sql.raw(OWNER_SPAN)} and f.rowid < (k.id + 1) * ${sql.raw(OWNER_SPAN)}
+    where k.org_id = ${s.orgId} and k.owner_id in (${sql.join(owners)}) and f.meeting_text_owned match ${match}`;
+}
+
+/** The owners' rows counted first from the index alone, then read with their meetings' ids and starts when few enough. */
+async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
+  const rows = sqliteOwnedRows(s, owners);
+  const counted = await sql<{ n: number }>`select count(*) as n from (${rows} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
   if (Number(counted.rows[0]?.n ?? 0) > MAX_INDEX_ROWS) return 'walk';
-  const probed = await sql<{ ids: string | null }>`select json_group_array(distinct r.meeting_id) as ids from ${owned}
-      join meeting_text_rows r on r.id = f.rowid % ${sql.raw(OWNER_SPAN)}
-      where ${mine} and r.org_id = ${s.orgId} and r.start_at >= ${s.from} and r.start_at < ${s.to}`.execute(db);
+  const probed = await sql<{ ids: string | null }>`select json_group_array(distinct r.meeting_id) as ids from (${rows}) o
+      join meeting_text_rows r on r.id = o.rid % ${sql.raw(OWNER_SPAN)}
+      where r.org_id = ${s.orgId} and r.start_at >= ${s.from} and r.start_at < ${s.to}`.execute(db);
   return candidates(probed.rows[0]?.ids);
 }
 
