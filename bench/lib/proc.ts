@@ -118,10 +118,9 @@ export async function sampleRss<T>(pid: number, work: Promise<T>, everyMs = 50):
  * and stdout. `progress` receives its stderr line by line as it comes: a long build (a million
  * meetings seeded) reports through the run's own log, which `--quiet` silences.
  */
-export async function runNode(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { progress?: (line: string) => void; stdin?: string } = {}): Promise<string> {
+export async function runNode(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000, options: { progress?: (line: string) => void } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const progress = options.progress;
     let partial = '';
     if (progress) {
