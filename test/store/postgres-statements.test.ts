@@ -39,6 +39,8 @@ describe('named PostgreSQL statements across a schema change', { skip: !dialects
   });
 
   it('runs with JIT compilation off on every pool (statements take milliseconds; compiling one took ~0.6 s)', async () => {
-    for (const db of [store.db, plannedOnceDb(store.db)]) assert.equal((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]?.jit, 'off');
+    const pools = [store.db, plannedOnceDb(store.db), store.maintenanceDb()];
+    assert.equal(new Set(pools).size, 3);
+    for (const db of pools) assert.equal((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]?.jit, 'off');
   });
 });

@@ -158,12 +158,13 @@ async function postgresOwnedProbe(db: Kysely<Database>, s: Search, owners: strin
   const q = s.q.toLowerCase();
   // `q`'s keys for each owner, as the index expressions compute theirs (the same function and scope).
   const theirs = sql`meeting_text_keys(${sql.raw(ownerScope('o.org_id', 'o.owner_id'))}, ${q})`;
-  const probed = await sql<{ n: number | string; ids: string | null }>`with raw as materialized (
-      select m.id, m.start_at from (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id) o cross join lateral (
+  const probed = await sql<{ n: number | string; ids: string | null }>`with o as (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id),
+    raw as materialized (
+      select m.id, m.start_at from o cross join lateral (
         select m.id, m.start_at from meetings m
         where m.org_id = ${s.orgId} and meeting_text_keys(${sql.raw(ownerScope('m.org_id', 'm.owner_id'))}, m.title) @> ${theirs}) m
       union all
-      select p.meeting_id, p.start_at from (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id) o cross join lateral (
+      select p.meeting_id, p.start_at from o cross join lateral (
         select p.meeting_id, p.start_at from participants p
         where p.org_id = ${s.orgId} and meeting_text_keys(${sql.raw(ownerScope('p.org_id', 'p.owner_id'))}, p.name, p.email, p.company) @> ${theirs}) p
       limit ${MAX_INDEX_ROWS + 1})
