@@ -78,8 +78,8 @@ export function meetingDetailsAllowed(p: Principal, attended: boolean): boolean 
 }
 
 /**
- * Ids of deals linked to meetings a non-admin sees: those they attended (their attendance, then
- * each meeting's deal from meetings_id_deal, migration 0014) and those they or their members own
+ * Ids of deals linked to meetings a non-admin sees: those they attended (their attendance index,
+ * which holds each meeting's deal, migration 0018) and those they or their members own
  * (meetings_owner_deal, migration 0012); with `ownedDeals`, also the deals those owners own
  * (deals_owner_close). UNION ALL: the set only answers `in`, so duplicates cost nothing, where UNION
  * made SQLite read the owners' meetings in deal order to merge them. Bounded by the caller's own
@@ -87,8 +87,7 @@ export function meetingDetailsAllowed(p: Principal, attended: boolean): boolean 
  */
 function linkedDealIds(p: Principal, owners: string[], ownedDeals: boolean): RawBuilder<unknown> {
   const parts = [
-    sql`select ma.deal_id from participants pa join meetings ma on ma.org_id = pa.org_id and ma.id = pa.meeting_id
-      where pa.org_id = ${p.orgId} and pa.email = ${p.email} and ma.deal_id is not null`,
+    sql`select pa.deal_id from participants pa where pa.org_id = ${p.orgId} and pa.email = ${p.email} and pa.deal_id is not null`,
     ...(owners.length ? [sql`select mo.deal_id from meetings mo where mo.org_id = ${p.orgId} and ${ownedBy(sql.ref('mo.owner_id'), owners)} and mo.deal_id is not null`] : []),
     ...(owners.length && ownedDeals ? [sql`select od.id from deals od where od.org_id = ${p.orgId} and ${ownedBy(sql.ref('od.owner_id'), owners)}`] : []),
   ];

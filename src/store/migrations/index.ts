@@ -17,6 +17,7 @@ import * as probeAndSortIndexes from './0014-probe-and-sort-indexes.ts';
 import * as upcomingMeetingsIndex from './0015-upcoming-meetings-index.ts';
 import * as meetingTextIndex from './0016-meeting-text-index.ts';
 import * as meetingTextOwners from './0017-meeting-text-owners.ts';
+import * as participantDeal from './0018-participant-deal.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-upcoming-meetings-index': upcomingMeetingsIndex,
   '0016-meeting-text-index': meetingTextIndex,
   '0017-meeting-text-owners': meetingTextOwners,
+  '0018-participant-deal': participantDeal,
 };

@@ -62,8 +62,12 @@ export type ParticipantsTable = {
   talk_time_ms: number;
 };
 
-/** The participants table as stored: also its meeting's start, copied by triggers (migration 0011), never written by code; null while the meeting is missing. */
-type StoredParticipants = ParticipantsTable & { start_at: ColumnType<number | null, never, never> };
+/**
+ * The participants table as stored: also its meeting's start and deal, copied by triggers
+ * (migrations 0011, 0018), never written by code; null while the meeting is missing (the deal also
+ * once it is deleted, or when it has none).
+ */
+type StoredParticipants = ParticipantsTable & { start_at: ColumnType<number | null, never, never>; deal_id: ColumnType<string | null, never, never> };
 
 export type TranscriptSegmentsTable = {
   org_id: string;

@@ -1,0 +1,188 @@
+// Migration 0018: each participant carries its meeting's deal, and a non-admin's deal set reads the
+// deals of their attended meetings from it (access/visibility.ts linkedDealIds). A copy left behind
+// would show a deal no meeting of theirs links any more, so every write that changes the link is
+// followed here, through what a viewer (who sees deals only through attended meetings) lists and
+// counts: an import that changes or clears a meeting's deal, a deleted meeting, participants
+// written before their meeting, a participant moved to another meeting. And the upgrade fills the
+// copy for the rows already there (both dialects).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { dialectsUnderTest, createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { ANCHOR, EMAILS, seededStore, type Seeded } from '../mcp/support.ts';
+import { importDirectory } from '../../src/data/import.ts';
+import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
+import { migrateTo } from '../support/migrate-to.ts';
+import { seedDemo } from '../../src/data/seed.ts';
+import { createUser } from '../../src/store/users.ts';
+import { findOrganizationByDomain } from '../../src/store/organizations.ts';
+import { findUserByEmail } from '../../src/store/users.ts';
+import { principalFromAuth, type Principal } from '../../src/access/principal.ts';
+import { countDeals, countQuery, listDeals } from '../../src/store/sales/deals.ts';
+import { dealVisibleTo, loadWorld } from './policy-oracle.ts';
+
+const DAY = 86_400_000;
+const ndjson = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** Participants whose deal is not their meeting's: a different one, or any while their meeting is missing. */
+async function drift(store: Store): Promise<number> {
+  const r = await sql<{ n: number | string }>`select count(*) as n from participants p left join meetings m on m.org_id = p.org_id and m.id = p.meeting_id
+    where (m.id is null and p.deal_id is not null) or (m.id is not null and (p.deal_id <> m.deal_id or (p.deal_id is null) <> (m.deal_id is null)))`.execute(store.db);
+  return Number(r.rows[0]!.n);
+}
+
+/** Every deal the caller sees, all statuses, by every page of 5, and the count: they must agree. */
+async function dealsOf(store: Store, p: Principal): Promise<string[]> {
+  const ids: string[] = [];
+  let after: [string | number, string] | null = null;
+  for (let pages = 0; pages < 200; pages++) {
+    const rows = await listDeals(store.db, p, {}, 'close_date_asc', after, 6);
+    ids.push(...rows.slice(0, 5).map((d) => d.id));
+    if (rows.length <= 5) break;
+    after = [rows[4]!.close_date, rows[4]!.id];
+  }
+  assert.equal(await countDeals(store.db, p, {}), ids.length, `${p.email}: the count and the pages`);
+  return ids.sort();
+}
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`participants carry their meeting's deal (${dialect})`, () => {
+    let s: Seeded;
+    let orgId: string;
+    let adminId: string;
+    let vera: Principal;
+    let dealA: string;
+    let dealB: string;
+    let dealC: string;
+    let dir: string;
+
+    /** One import of meeting `id` (deal or none) with the viewer among its participants, as the CLI reads it. */
+    async function importMeeting(id: string, deal: string | null) {
+      const start = ANCHOR - 3 * DAY;
+      writeFileSync(join(dir, 'meetings.ndjson'), ndjson([{ id, title: `Deal copy ${id}`, start: new Date(start).toISOString(), end: new Date(start + 3_600_000).toISOString(), status: 'completed', owner_email: EMAILS.ada, meeting_type: 'external', deal_id: deal }]));
+      writeFileSync(join(dir, 'participants.ndjson'), ndjson([{ meeting_id: id, id: 1, name: 'Vera Viewer', email: vera.email, side: 'seller', talk_time_ms: 0 }]));
+      const reports = await importDirectory(s.store, orgId, dir);
+      assert.deepEqual(reports.filter((r) => r.status === 'rejected'), []);
+    }
+    const meeting = (id: string, deal: string | null) => ({
+      org_id: orgId, id, title: `Deal copy ${id}`, start_at: ANCHOR - 2 * DAY, end_at: ANCHOR - 2 * DAY + 1_800_000, status: 'completed' as const, owner_id: adminId, team_id: null,
+      deal_id: deal, account_id: null, meeting_type: 'external' as const, language: 'en', summary_md: null, key_points: '[]', next_steps: '[]', has_transcript: 0,
+      transcript_reason: 'not_recorded', segment_count: 0, transcript_chars: 0, created_at: ANCHOR,
+    });
+    const attendee = (meetingId: string, id: number) => ({ org_id: orgId, meeting_id: meetingId, id, email: vera.email, name: 'Vera Viewer', user_id: null, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
+
+    before(async () => {
+      s = await seededStore(dialect, 40);
+      const ada = await s.principal(EMAILS.ada);
+      orgId = ada.orgId;
+      adminId = ada.userId;
+      // A viewer who attends nothing yet: every deal she sees comes from the meetings below.
+      await createUser(s.store.db, { orgId, email: 'vera.viewer@northwind.example', name: 'Vera Viewer', role: 'viewer' });
+      vera = await s.principal('vera.viewer@northwind.example');
+      [dealA, dealB, dealC] = (await s.store.db.selectFrom('deals').select('id').where('org_id', '=', orgId).orderBy('id').limit(3).execute()).map((d) => d.id) as [string, string, string];
+      dir = mkdtempSync(join(tmpdir(), 'participant-deal-'));
+    });
+    after(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await s.cleanup();
+    });
+
+    it('follows a meeting whose deal an import changes, clears and sets again', async () => {
+      assert.deepEqual(await dealsOf(s.store, vera), []);
+      await importMeeting('mtg-copy-1', dealA);
+      assert.deepEqual(await dealsOf(s.store, vera), [dealA]);
+      await importMeeting('mtg-copy-1', dealB);
+      assert.deepEqual(await dealsOf(s.store, vera), [dealB]);
+      await importMeeting('mtg-copy-1', null);
+      assert.deepEqual(await dealsOf(s.store, vera), []);
+      await importMeeting('mtg-copy-1', dealA);
+      assert.deepEqual(await dealsOf(s.store, vera), [dealA]);
+      assert.equal(await drift(s.store), 0);
+    });
+
+    it('takes the deal back from the participants of a deleted meeting, who outlive it', async () => {
+      await s.store.db.deleteFrom('meetings').where('org_id', '=', orgId).where('id', '=', 'mtg-copy-1').execute();
+      assert.deepEqual(await dealsOf(s.store, vera), []);
+      const left = await s.store.db.selectFrom('participants').select('id').where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-copy-1').execute();
+      assert.equal(left.length, 1, 'the participant is still there');
+      assert.equal(await drift(s.store), 0);
+      // Written again, the meeting hands its deal to the participant it finds.
+      await s.store.db.insertInto('meetings').values(meeting('mtg-copy-1', dealC)).execute();
+      assert.deepEqual(await dealsOf(s.store, vera), [dealC]);
+    });
+
+    it('gives its deal to participants written before it, and to a participant moved to it', async () => {
+      await s.store.db.insertInto('participants').values(attendee('mtg-copy-2', 1)).execute();
+      assert.deepEqual(await dealsOf(s.store, vera), [dealC]);
+      await s.store.db.insertInto('meetings').values(meeting('mtg-copy-2', dealB)).execute();
+      assert.deepEqual(await dealsOf(s.store, vera), [dealB, dealC].sort());
+      // The participant of mtg-copy-1 (deal C) moves to mtg-copy-3 (deal A): C is no longer hers.
+      await s.store.db.insertInto('meetings').values(meeting('mtg-copy-3', dealA)).execute();
+      await s.store.db.updateTable('participants').set({ meeting_id: 'mtg-copy-3' }).where('org_id', '=', orgId).where('meeting_id', '=', 'mtg-copy-1').execute();
+      assert.deepEqual(await dealsOf(s.store, vera), [dealA, dealB].sort());
+      // A plain update of the meeting's deal, as any writer might.
+      await s.store.db.updateTable('meetings').set({ deal_id: dealC }).where('org_id', '=', orgId).where('id', '=', 'mtg-copy-2').execute();
+      assert.deepEqual(await dealsOf(s.store, vera), [dealA, dealC].sort());
+      assert.equal(await drift(s.store), 0);
+    });
+
+    // SQLite only: PostgreSQL plans by cost (a table of a few hundred rows may be read whole).
+    if (dialect === 'sqlite') it("reads her attended meetings' deals from the attendance index alone, no meeting", async () => {
+      const q = countQuery(s.store.db, vera, {}).compile();
+      const plan = (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
+      assert.ok(plan.some((line) => /^SEARCH pa USING COVERING INDEX participants_email_deal \(org_id=\? AND email=\?/.test(line)), plan.join('\n'));
+      assert.ok(!plan.some((line) => /meetings|\bma\b/.test(line)), plan.join('\n'));
+    });
+  });
+}
+
+for (const dialect of dialectsUnderTest()) {
+  describe(`migration 0018 on an existing database (${dialect})`, () => {
+    let database: TestDatabase;
+    let store: Store;
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      store = openStore(database.config);
+      await migrateTo(store, '0017-meeting-text-owners');
+      await seedDemo(store, { meetings: 60, anchor: ANCHOR, documents: 0 });
+    });
+    after(async () => {
+      await store?.close();
+      await database?.drop();
+    });
+
+    /** The viewer's, the member's and the manager's deals, each against the policy read from the raw tables. */
+    async function checkDeals(): Promise<void> {
+      const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
+      const world = await loadWorld({ store } as Seeded, org.id);
+      for (const email of [EMAILS.vic, EMAILS.mia, EMAILS.max]) {
+        const user = (await findUserByEmail(store.db, org.id, email))!;
+        const r = await principalFromAuth(store.db, { userId: user.id, orgId: org.id });
+        assert.ok(r.ok);
+        const want = world.deals.filter((d) => dealVisibleTo(world, r.principal, d)).map((d) => d.id).sort();
+        assert.ok(want.length > 0, `${email} sees deals`);
+        assert.deepEqual(await dealsOf(store, r.principal), want, email);
+      }
+    }
+
+    it('fills every participant with its meeting deal, and each role sees the deals the policy gives', async () => {
+      const linked = await sql<{ n: number | string }>`select count(*) as n from participants p join meetings m on m.org_id = p.org_id and m.id = p.meeting_id where m.deal_id is not null`.execute(store.db);
+      assert.ok(Number(linked.rows[0]!.n) > 20, 'participants of meetings with a deal are there before the upgrade');
+      await migrateToLatest(store);
+      assert.equal(await drift(store), 0);
+      await checkDeals();
+    });
+
+    it('rolls back to 0017 and applies again', async () => {
+      await migrateTo(store, '0017-meeting-text-owners');
+      const column = await sql`select deal_id from participants limit 1`.execute(store.db).then(() => true, () => false);
+      assert.equal(column, false, 'the column is gone');
+      await migrateToLatest(store);
+      assert.equal(await drift(store), 0);
+      await checkDeals();
+    });
+  });
+}
