@@ -4,7 +4,8 @@
 // followed here, through what a viewer (who sees deals only through attended meetings) lists and
 // counts: an import that changes or clears a meeting's deal, a deleted meeting, participants
 // written before their meeting, a participant moved to another meeting. And the upgrade fills the
-// copy for the rows already there (both dialects).
+// copy for the rows already there (both dialects). On SQLite, a count by status reads deals from
+// migration 0019's index.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -135,6 +136,22 @@ for (const dialect of dialectsUnderTest()) {
       const plan = (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
       assert.ok(plan.some((line) => /^SEARCH pa USING COVERING INDEX participants_email_deal \(org_id=\? AND email=\?/.test(line)), plan.join('\n'));
       assert.ok(!plan.some((line) => /meetings|\bma\b/.test(line)), plan.join('\n'));
+    });
+
+    // Migration 0019 (SQLite only): a count by status reads each deal of the set from an index, not
+    // its row, when the set is small beside the organization's deals (with statistics, as after an import).
+    if (dialect === 'sqlite') it('counts her open deals from the deals index alone', async () => {
+      const account = (await s.store.db.selectFrom('accounts').select('id').where('org_id', '=', orgId).executeTakeFirstOrThrow()).id;
+      const many = Array.from({ length: 2000 }, (_, i) => ({
+        org_id: orgId, id: `deal_many_${i}`, account_id: account, name: `Many ${i}`, owner_id: adminId, team_id: null, stage: 'discovery', status: 'open' as const, amount: 1000, currency: 'USD',
+        close_date: '2026-12-01', crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
+      }));
+      for (let i = 0; i < many.length; i += 200) await s.store.db.insertInto('deals').values(many.slice(i, i + 200)).execute();
+      await sql`analyze`.execute(s.store.db);
+      const q = countQuery(s.store.db, vera, { status: 'open' }).compile();
+      const plan = (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
+      assert.ok(plan.includes('SEARCH d USING COVERING INDEX deals_id_status (org_id=? AND id=? AND status=?)'), plan.join('\n'));
+      assert.equal(await countDeals(s.store.db, vera, { status: 'open' }), (await listDeals(s.store.db, vera, { status: 'open' }, 'close_date_asc', null, 100)).length);
     });
   });
 }

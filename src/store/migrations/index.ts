@@ -18,6 +18,7 @@ import * as upcomingMeetingsIndex from './0015-upcoming-meetings-index.ts';
 import * as meetingTextIndex from './0016-meeting-text-index.ts';
 import * as meetingTextOwners from './0017-meeting-text-owners.ts';
 import * as participantDeal from './0018-participant-deal.ts';
+import * as dealStatusLookup from './0019-deal-status-lookup.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-meeting-text-index': meetingTextIndex,
   '0017-meeting-text-owners': meetingTextOwners,
   '0018-participant-deal': participantDeal,
+  '0019-deal-status-lookup': dealStatusLookup,
 };
