@@ -87,7 +87,12 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     // JIT off: every statement here runs in milliseconds, and compiling one costs ~0.6 s. A list
     // read by a JSON array of ids (meeting-text.ts candidates) is estimated past jit_above_cost
     // (the array's rows are unknown to the planner): a member's 9 ms page took ~0.68 s with JIT.
-    options: ['-c jit=off', ...(options.planCacheMode ? [`-c plan_cache_mode=${options.planCacheMode}`] : [])].join(' '),
+    //
+    // READ COMMITTED, whatever the server's or role's default: the triggers that copy a meeting's
+    // start, owner and deal onto its participants (migrations 0011, 0017, 0018) read the meeting
+    // `for share` and rely on it. Under REPEATABLE READ a meeting's new deal could miss a
+    // participant written meanwhile, which would keep the old deal, and show it to a viewer.
+    options: ['-c jit=off', '-c default_transaction_isolation=read\\ committed', ...(options.planCacheMode ? [`-c plan_cache_mode=${options.planCacheMode}`] : [])].join(' '),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

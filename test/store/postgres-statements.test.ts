@@ -43,4 +43,31 @@ describe('named PostgreSQL statements across a schema change', { skip: !dialects
     assert.equal(new Set(pools).size, 3);
     for (const db of pools) assert.equal((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]?.jit, 'off');
   });
+
+  it("runs READ COMMITTED on every pool, whatever the database's default (the participant copies rely on it: migration 0018)", async () => {
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query(`alter database "${new URL(database.url).pathname.slice(1)}" set default_transaction_isolation = 'repeatable read'`);
+    } finally {
+      await other.end();
+    }
+    const fresh = openStore({ ...(database.config as { kind: 'postgres'; url: string; poolMax: number }), poolMax: 2 });
+    try {
+      const pools = [fresh.db, plannedOnceDb(fresh.db), fresh.maintenanceDb()];
+      for (const db of pools) {
+        const level = await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(db);
+        assert.equal(level.rows[0]?.level, 'read committed');
+      }
+      const check = new pg.Client({ connectionString: database.url });
+      await check.connect();
+      try {
+        assert.equal((await check.query('show default_transaction_isolation')).rows[0]?.default_transaction_isolation, 'repeatable read', 'the database default is what the test set');
+      } finally {
+        await check.end();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
 });
