@@ -18,9 +18,8 @@ import { importDirectory } from '../../src/data/import.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/database.ts';
 import { migrateTo } from '../support/migrate-to.ts';
 import { seedDemo } from '../../src/data/seed.ts';
-import { createUser } from '../../src/store/users.ts';
+import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { findOrganizationByDomain } from '../../src/store/organizations.ts';
-import { findUserByEmail } from '../../src/store/users.ts';
 import { principalFromAuth, type Principal } from '../../src/access/principal.ts';
 import { countDeals, countQuery, listDeals } from '../../src/store/sales/deals.ts';
 import { dealVisibleTo, loadWorld } from './policy-oracle.ts';
@@ -130,6 +129,39 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(await drift(s.store), 0);
     });
 
+    it("keeps each organization's copy to its own meetings, where another organization uses the same meeting id", async () => {
+      const gia = await s.principal(EMAILS.gia);
+      const theirDeal = (await s.store.db.selectFrom('deals').select('id').where('org_id', '=', gia.orgId).orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+      const before = await dealsOf(s.store, vera);
+      // Globex writes meeting mtg-copy-4 first, with its own deal; then Vera attends Northwind's
+      // mtg-copy-4, which is not written yet: her row takes no deal from Globex's meeting.
+      await s.store.db.insertInto('meetings').values({ ...meeting('mtg-copy-4', theirDeal), org_id: gia.orgId, owner_id: gia.userId }).execute();
+      await s.store.db.insertInto('participants').values(attendee('mtg-copy-4', 1)).execute();
+      assert.equal(await drift(s.store), 0);
+      assert.deepEqual(await dealsOf(s.store, vera), before);
+      // Northwind's mtg-copy-4 then gives her its deal, and Globex deleting theirs takes nothing from her.
+      await s.store.db.insertInto('meetings').values(meeting('mtg-copy-4', dealB)).execute();
+      await s.store.db.deleteFrom('meetings').where('org_id', '=', gia.orgId).where('id', '=', 'mtg-copy-4').execute();
+      assert.equal(await drift(s.store), 0);
+      assert.deepEqual(await dealsOf(s.store, vera), [...new Set([...before, dealB])].sort());
+    });
+
+    it("refuses to change a meeting's keys in place, which the copies could not follow", async () => {
+      const before = await dealsOf(s.store, vera);
+      const gia = await s.principal(EMAILS.gia);
+      for (const set of [{ id: 'mtg-copy-moved' }, { org_id: gia.orgId }]) {
+        await assert.rejects(
+          s.store.db.updateTable('meetings').set(set).where('org_id', '=', orgId).where('id', '=', 'mtg-copy-3').execute(),
+          /meetings keep their org_id and id/,
+          JSON.stringify(set),
+        );
+      }
+      // Other columns of the same meeting still change, keys written unchanged included (as an upsert may).
+      await s.store.db.updateTable('meetings').set({ title: 'Renamed', id: 'mtg-copy-3', org_id: orgId }).where('org_id', '=', orgId).where('id', '=', 'mtg-copy-3').execute();
+      assert.deepEqual(await dealsOf(s.store, vera), before);
+      assert.equal(await drift(s.store), 0);
+    });
+
     // SQLite only: PostgreSQL plans by cost (a table of a few hundred rows may be read whole).
     if (dialect === 'sqlite') it("reads her attended meetings' deals from the attendance index alone, no meeting", async () => {
       const q = countQuery(s.store.db, vera, {}).compile();
@@ -197,6 +229,18 @@ for (const dialect of dialectsUnderTest()) {
       await migrateTo(store, '0017-meeting-text-owners');
       const column = await sql`select deal_id from participants limit 1`.execute(store.db).then(() => true, () => false);
       assert.equal(column, false, 'the column is gone');
+      // 0017's triggers are back: a meeting and its participant are written, the start copied, and keys may change again.
+      const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
+      const owner = (await findUserByEmail(store.db, org.id, EMAILS.mia))!;
+      const at = ANCHOR - 5 * DAY;
+      await sql`insert into meetings (org_id, id, title, start_at, end_at, status, owner_id, meeting_type, language, key_points, next_steps, has_transcript, segment_count, transcript_chars, created_at)
+        values (${org.id}, 'mtg-after-down', 'After the rollback', ${at}, ${at + 1_800_000}, 'completed', ${owner.id}, 'external', 'en', '[]', '[]', 0, 0, 0, ${at})`.execute(store.db);
+      await sql`insert into participants (org_id, meeting_id, id, email, name, side, talk_time_ms) values (${org.id}, 'mtg-after-down', 1, ${EMAILS.vic}, 'Vic', 'seller', 0)`.execute(store.db);
+      const copied = await sql<{ start_at: number | string }>`select start_at from participants where org_id = ${org.id} and meeting_id = 'mtg-after-down'`.execute(store.db);
+      assert.equal(Number(copied.rows[0]?.start_at), at);
+      await sql`update meetings set id = 'mtg-after-down-2' where org_id = ${org.id} and id = 'mtg-after-down'`.execute(store.db);
+      await sql`delete from participants where org_id = ${org.id} and meeting_id = 'mtg-after-down'`.execute(store.db);
+      await sql`delete from meetings where org_id = ${org.id} and id = 'mtg-after-down-2'`.execute(store.db);
       await migrateToLatest(store);
       assert.equal(await drift(store), 0);
       await checkDeals();

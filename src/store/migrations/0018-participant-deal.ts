@@ -17,14 +17,24 @@
 // participants when written and when its deal changes, and a deleted meeting takes it back
 // (participants outlive their meeting: no foreign key). A deal left on a participant would show a
 // viewer a deal no meeting of hers links any more, so every write that can change the link goes
-// through one of these triggers.
+// through one of these triggers, and a change of a meeting's keys in place, which no writer makes
+// and the triggers could not follow, is refused (meetings_keep_keys).
+//
+// PostgreSQL: the triggers read the meeting `for share` under READ COMMITTED, which every pool
+// pins (store/postgres.ts): a participant written while its meeting's deal changes waits for it
+// and reads the new deal. A participant and its meeting written at once by two transactions (the
+// participant first) can leave the participant no deal until the meeting is written again: a
+// deal hidden, never one shown; imports take turns per organization, and the start and owner
+// copies (0011, 0017) share that window.
 //
 // Cost, at 100,000 meetings (320,000 participants): SQLite ~3 s and ~3 % more file (the migration
 // holds the write lock, as every migration does); PostgreSQL ~64 s, as 0011 and 0017: the update
 // writes a new version of every participant into each of its indexes, two trigram GIN indexes
 // among them (dropping and rebuilding those took as long), and readers and writers of meetings and
-// participants wait for it. Writes afterwards pay nothing new but the index: the triggers already
-// read the meeting and rewrite its participants.
+// participants wait for it. Writes afterwards pay little: a participant's trigger already read its
+// meeting and a meeting's new start or owner already rewrote its participants; what is new is the
+// index, a meeting whose deal alone changes rewriting its participants, and on SQLite a trigger
+// on each meeting deleted (seeds of 10,000 meetings took the same time within noise).
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -56,6 +66,7 @@ const PG_RELEASE_0017 = `begin
         return null;
       end`;
 const PG_RELEASE_0018 = `begin
+        -- Participants outlive a deleted meeting: they lose its owner (0017) and its deal (0018).
         update participants set owner_id = null, deal_id = null where org_id = old.org_id and meeting_id = old.id;
         return null;
       end`;
@@ -97,7 +108,31 @@ async function sqliteTriggers(db: Kysely<unknown>, t: typeof SQLITE_0011): Promi
   await sql.raw(`create trigger meetings_hand_down_new_start ${t.newStart} begin ${t.handDown} end`).execute(db);
 }
 
+/**
+ * A meeting's keys (org_id, id) never change: writers upsert on them (import.ts leaves them out of
+ * its update). The copies follow a meeting by its keys, so a key changed in place would leave its
+ * participants the old meeting's deal (and start, and owner): a viewer would keep a deal no meeting
+ * of hers links. Refused instead, on both dialects; delete and write the meeting again.
+ */
+const KEYS_REFUSED = 'meetings keep their org_id and id: delete the meeting and write it again';
+
+async function refuseKeyChanges(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql.raw(`create function meetings_keep_keys() returns trigger language plpgsql as $$
+      begin
+        raise exception '${KEYS_REFUSED}';
+      end
+    $$`).execute(db);
+    await sql`create trigger meetings_keep_keys before update of org_id, id on meetings
+      for each row when (new.org_id is distinct from old.org_id or new.id is distinct from old.id) execute function meetings_keep_keys()`.execute(db);
+    return;
+  }
+  await sql.raw(`create trigger meetings_keep_keys before update of org_id, id on meetings
+      when new.org_id is not old.org_id or new.id is not old.id begin select raise(abort, '${KEYS_REFUSED}'); end`).execute(db);
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await refuseKeyChanges(db);
   if (isPostgres(db)) {
     await sql`lock table meetings, participants in share row exclusive mode`.execute(db);
     await sql`alter table participants add column deal_id text`.execute(db);
@@ -122,6 +157,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index if exists participants_email_deal`.execute(db);
+  if (isPostgres(db)) {
+    await sql`drop trigger if exists meetings_keep_keys on meetings`.execute(db);
+    await sql`drop function if exists meetings_keep_keys()`.execute(db);
+  } else {
+    await sql`drop trigger if exists meetings_keep_keys`.execute(db);
+  }
   if (isPostgres(db)) {
     await pgFunctions(db, PG_TAKE_0017, PG_HAND_DOWN_0017, PG_RELEASE_0017, PG_NEW_START_0017);
   } else {
