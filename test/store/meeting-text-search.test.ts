@@ -21,7 +21,7 @@ import { principalFromAuth } from '../../src/access/principal.ts';
 import { meetingVisible } from '../../src/access/visibility.ts';
 import { listMeetings } from '../../src/store/sales/meetings.ts';
 import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
-import { MAX_INDEX_ROWS, SAMPLE_SIZE, sqliteOwnedRows, textCandidates } from '../../src/store/sales/meeting-text.ts';
+import { MAX_INDEX_ROWS, SAMPLE_SIZE, probeTrigrams, sqliteOwnedRows, textCandidates } from '../../src/store/sales/meeting-text.ts';
 import { OWNER_SPAN } from '../../src/store/migrations/0017-meeting-text-owners.ts';
 
 const DAY = 86_400_000;
@@ -33,6 +33,29 @@ const meetingRow = (orgId: string, ownerId: string, id: string, title: string, s
   org_id: orgId, id, title, start_at: startAt, end_at: startAt + 1_800_000, status: 'completed' as const, owner_id: ownerId, team_id: null, deal_id: null,
   account_id: null, meeting_type: 'external' as const, language: 'en', summary_md: null, key_points: '[]', next_steps: '[]', has_transcript: 0,
   transcript_reason: 'not_recorded', segment_count: 0, transcript_chars: 0, created_at: ANCHOR,
+});
+
+// The trigrams a probe asks for: few (each costs its rows' list), all the text's own, covering it.
+describe('the trigrams a probe asks the index for', () => {
+  it('covers the text with one trigram every third character and the last, characters not bytes', () => {
+    assert.deepEqual(probeTrigrams('acm'), ['acm']);
+    assert.deepEqual(probeTrigrams('acme'), ['acm', 'cme']);
+    assert.deepEqual(probeTrigrams('acme insurance'), ['acm', 'e i', 'nsu', 'ran', 'nce']);
+    assert.deepEqual(probeTrigrams('kowalski'), ['kow', 'als', 'ski']);
+    assert.deepEqual(probeTrigrams('zürich straße'), ['zür', 'ich', ' st', 'raß', 'aße']);
+    assert.deepEqual(probeTrigrams('日本語の会議'), ['日本語', 'の会議']);
+    assert.deepEqual(probeTrigrams('aaaaaa'), ['aaa']);
+    for (const text of ['acme insurance', 'northwind software renewal', 'ab😀cd😀ef', 'x'.repeat(50)]) {
+      const chars = [...text];
+      const grams = probeTrigrams(text);
+      for (const g of grams) assert.ok(text.includes(g) && [...g].length === 3, `${text}: ${g}`);
+      assert.ok(grams.length <= Math.ceil(chars.length / 3) + 1, `${text}: ${grams.length} trigrams`);
+      // Every character of the text is in some trigram asked for.
+      const covered = new Set<number>();
+      for (let i = 0; i + 3 <= chars.length; i++) if (grams.includes(chars.slice(i, i + 3).join(''))) for (let j = i; j < i + 3; j++) covered.add(j);
+      assert.equal(covered.size, chars.length, text);
+    }
+  });
 });
 
 for (const dialect of dialectsUnderTest()) {
