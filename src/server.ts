@@ -8,7 +8,7 @@ import { createApp } from './http/app.ts';
 import type { AppContext } from './http/context.ts';
 import { createLimits } from './limits/index.ts';
 import type { Logger } from './log.ts';
-import { migrateToLatest, openStore } from './store/database.ts';
+import { migrateToLatest, openStore, pendingMigrations, type Store } from './store/database.ts';
 import { startOAuthJobs } from './auth-server/index.ts';
 
 export type RunningService = {
@@ -18,10 +18,24 @@ export type RunningService = {
   stop(reason?: string): Promise<void>;
 };
 
+/**
+ * Applies the pending migrations, saying which before and how long after: the service listens only
+ * once they are applied, and on a large database one can take minutes (README "Upgrading"), so an
+ * operator watching the logs learns why it is not up yet. A database already up to date logs nothing.
+ */
+async function migrateLogged(store: Store, logger: Logger): Promise<void> {
+  const pending = await pendingMigrations(store);
+  if (pending.length === 0) return;
+  logger.info({ pending: pending.length, first: pending[0], last: pending.at(-1) }, 'applying database migrations before listening (on a large database this can take minutes: README "Upgrading")');
+  const started = performance.now();
+  await migrateToLatest(store);
+  logger.info({ applied: pending.length, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');
+}
+
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = openStore(config.database);
   try {
-    await migrateToLatest(store);
+    await migrateLogged(store, logger);
   } catch (error) {
     await store.close();
     throw error;

@@ -141,13 +141,23 @@ export class MigrationError extends Error {}
 export class StoreClosedError extends Error {}
 
 /** Applies every pending migration. Idempotent; safe when several processes start at once. */
-export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
+async function migratorOf(store: Store): Promise<Migrator> {
   // Kysely looks for its migration tables in every schema unless told which one; on PostgreSQL name
   // the current schema, or a kysely_migration_lock in another schema (another test run) is mistaken for ours.
   const db = store.maintenanceDb();
   const migrationTableSchema =
     store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  return new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+}
+
+/** The migrations not applied yet, in order (all of them on a new database). */
+export async function pendingMigrations(store: Store): Promise<string[]> {
+  const known = await (await migratorOf(store)).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
+  const migrator = await migratorOf(store);
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;

@@ -13,6 +13,7 @@ import { MAIN } from '../support/cli.ts';
 import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
 import { onFreePort } from '../support/service.ts';
 import { serveOnFreePort, startNode } from '../support/serve-process.ts';
+import { migrations } from '../../src/store/migrations/index.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
@@ -118,6 +119,33 @@ describe('the service process', () => {
       assert.equal(await proc.exited, 0, proc.output());
     } finally {
       proc.child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('migrations at start', () => {
+  it('should say which migrations it applies before it listens, and nothing when there are none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-m-'));
+    const env = (port: number) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir });
+    const total = Object.keys(migrations).length;
+    for (const expected of [total, 0]) {
+      const proc = await serveOnFreePort([MAIN, 'serve'], env);
+      try {
+        assert.equal((await waitFor(`http://127.0.0.1:${proc.port}/healthz`, 20_000)).status, 200);
+        const out = proc.output();
+        if (expected > 0) {
+          assert.match(out, /applying database migrations before listening/);
+          assert.match(out, new RegExp(`"pending":${total}\\b|pending: ${total}\\b`));
+          assert.match(out, /database migrations applied/);
+          assert.ok(out.indexOf('applying database migrations') < out.indexOf('database migrations applied'), out);
+        } else {
+          assert.doesNotMatch(out, /applying database migrations|database migrations applied/);
+        }
+        proc.child.kill('SIGTERM');
+        assert.equal(await proc.exited, 0, out);
+      } finally {
+        proc.child.kill('SIGKILL');
+      }
     }
   });
 });
