@@ -47,6 +47,20 @@ async function addLinkedDeals(s: Seeded, admin: Principal, manager: Principal, m
     .execute();
   const person = (email: string, id: number) => ({ org_id: orgId, meeting_id: 'mtg_linked_attended', id, email, name: `Person ${id}`, user_id: null, side: 'seller' as const, company: null, title: null, talk_time_ms: 0 });
   await db.insertInto('participants').values([person(member.email, 1), person(viewer.email, 2)]).execute();
+  // What the filters that stand for the policy (deals.ts filtersImplyPolicy) must not let through:
+  // a deal the viewer owns (a viewer sees no deal by owning it), a deal linked only to a meeting
+  // ahead that the viewer owns but does not attend (a viewer does not see a meeting by owning it),
+  // and a deal of a team the manager manages, owned and met by no one he sees (a deal's team is not
+  // part of the policy).
+  const team = manager.managedTeamIds[0]!;
+  await db
+    .insertInto('deals')
+    .values([{ ...deal('deal_viewer_owned'), owner_id: viewer.userId }, deal('deal_viewer_meets_ahead'), { ...deal('deal_team_outsider'), team_id: team }])
+    .execute();
+  await db
+    .insertInto('meetings')
+    .values({ ...meeting('mtg_viewer_ahead', viewer.userId, 'deal_viewer_meets_ahead'), start_at: ANCHOR + 2 * DAY, end_at: ANCHOR + 2 * DAY + 1_800_000, status: 'scheduled' as const })
+    .execute();
 }
 
 const SORTS: Record<DealSort, { key: (d: RawDeal) => string | number; dir: 1 | -1 }> = {
@@ -158,6 +172,16 @@ for (const dialect of dialectsUnderTest()) {
       assert.ok(!linkedOnly(await s.principal(EMAILS.vic)).some((d) => d.id === 'deal_linked_own'));
     });
 
+    it('has deals a viewer owns or meets ahead without attending, and a managed team\'s deal of an outsider, which those callers do not see', async () => {
+      const sees = async (email: string, id: string) => dealVisibleTo(world, await s.principal(email), world.deals.find((d) => d.id === id)!);
+      assert.deepEqual([await sees(EMAILS.vic, 'deal_viewer_owned'), await sees(EMAILS.ada, 'deal_viewer_owned')], [false, true]);
+      assert.deepEqual([await sees(EMAILS.vic, 'deal_viewer_meets_ahead'), await sees(EMAILS.ada, 'deal_viewer_meets_ahead')], [false, true]);
+      const max = await s.principal(EMAILS.max);
+      const outsider = world.deals.find((d) => d.id === 'deal_team_outsider')!;
+      assert.ok(max.managedTeamIds.includes(outsider.team_id!) && !max.managedMemberIds.includes(outsider.owner_id));
+      assert.equal(await sees(EMAILS.max, 'deal_team_outsider'), false);
+    });
+
     it('has deals seen only through their owner, linked to no meeting', async () => {
       for (const id of ['deal_owned_unmet', 'deal_managed_unmet']) assert.ok(!world.meetings.some((m) => m.deal_id === id), id);
       const sees = async (email: string, id: string) => dealVisibleTo(world, await s.principal(email), world.deals.find((d) => d.id === id)!);
@@ -208,6 +232,10 @@ for (const dialect of dialectsUnderTest()) {
         { accountDomain: someDomain },
         { upcomingAfter: ANCHOR },
         { search: word, status: 'open', amountMin: quartile(byAmount, 0.25) },
+        // Each owner, the callers themselves and their managed members among them; and each team.
+        ...[...new Set(deals.map((d) => d.owner_id))].sort().map((ownerId) => ({ ownerId })),
+        ...[...new Set(deals.map((d) => d.team_id).filter((t) => t !== null))].sort().map((teamId) => ({ teamId: teamId! })),
+        { upcomingAfter: ANCHOR, status: 'open' },
       ];
       const kinds = new Set<string>();
       for (const f of filters) {

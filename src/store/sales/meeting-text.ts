@@ -59,7 +59,7 @@ function indexable(qLower: string): boolean {
 
 /**
  * The trigrams (characters, not bytes, as the index folds them: lowercase) a probe asks for: one
- * every third character and the last, which cover the text without overlap. Any of a text's
+ * every third character and the last (which may overlap the one before), covering the text. Any of a text's
  * trigrams gives a superset of the rows that hold it, and the LIKE decides, so the answers are the
  * same as with every trigram; each one asked costs its list of rows, and most overlap the next
  * without narrowing much. A manager of 16's "acme insurance" read the same 60 rows from his owners'
