@@ -72,13 +72,32 @@ function nameStatements(client: pg.PoolClient): void {
  */
 export type PostgresOptions = { url: string; poolMax: number; queryTimeoutMs?: number; planCacheMode?: 'force_generic_plan' };
 
+/**
+ * The connection string without its `options` parameter, and that parameter's value: node-postgres
+ * lets a URL's `options` replace the pool's whole, which dropped the session options below. Kept
+ * instead, before them: an operator's other settings apply, and these win where both set one.
+ */
+function splitUrlOptions(url: string): { url: string; options: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, options: undefined };
+  }
+  const options = parsed.searchParams.get('options') ?? undefined;
+  if (options === undefined) return { url, options };
+  parsed.searchParams.delete('options');
+  return { url: parsed.toString(), options };
+}
+
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
+  const { url, options: urlOptions } = splitUrlOptions(options.url);
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({
-    connectionString: options.url,
+    connectionString: url,
     max: options.poolMax,
     types,
     // Fail fast when the database is down: callers answer 503 instead of hanging.
@@ -92,7 +111,7 @@ export function createPostgresPool(options: PostgresOptions): pg.Pool {
     // start, owner and deal onto its participants (migrations 0011, 0017, 0018) read the meeting
     // `for share` and rely on it. Under REPEATABLE READ a meeting's new deal could miss a
     // participant written meanwhile, which would keep the old deal, and show it to a viewer.
-    options: ['-c jit=off', '-c default_transaction_isolation=read\\ committed', ...(options.planCacheMode ? [`-c plan_cache_mode=${options.planCacheMode}`] : [])].join(' '),
+    options: [...(urlOptions ? [urlOptions] : []), '-c jit=off', '-c default_transaction_isolation=read\\ committed', ...(options.planCacheMode ? [`-c plan_cache_mode=${options.planCacheMode}`] : [])].join(' '),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -44,6 +44,20 @@ describe('named PostgreSQL statements across a schema change', { skip: !dialects
     for (const db of pools) assert.equal((await sql<{ jit: string }>`show jit`.execute(db)).rows[0]?.jit, 'off');
   });
 
+  it("keeps its session options when DATABASE_URL has an options parameter, and applies the URL's others", async () => {
+    const url = new URL(database.url);
+    url.searchParams.set('options', '-c statement_timeout=12345 -c jit=on');
+    const fresh = openStore({ kind: 'postgres', url: url.toString(), poolMax: 2 });
+    try {
+      for (const db of [fresh.db, plannedOnceDb(fresh.db), fresh.maintenanceDb()]) {
+        const r = await sql<{ jit: string; timeout: string; level: string }>`select current_setting('jit') as jit, current_setting('statement_timeout') as timeout, current_setting('transaction_isolation') as level`.execute(db);
+        assert.deepEqual(r.rows[0], { jit: 'off', timeout: '12345ms', level: 'read committed' });
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("runs READ COMMITTED on every pool, whatever the database's default (the participant copies rely on it: migration 0018)", async () => {
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
