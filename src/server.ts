@@ -28,8 +28,10 @@ async function migrateLogged(store: Store, logger: Logger): Promise<void> {
   if (pending.length === 0) return;
   logger.info({ pending: pending.length, first: pending[0], last: pending.at(-1) }, 'applying database migrations before listening (on a large database this can take minutes: README "Upgrading")');
   const started = performance.now();
-  await migrateToLatest(store);
-  logger.info({ applied: pending.length, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');
+  const result = await migrateToLatest(store);
+  // What this process applied: another starting at once may have applied some first.
+  const applied = result.results?.filter((r) => r.status === 'Success').length ?? 0;
+  logger.info({ applied, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');
 }
 
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {

@@ -140,7 +140,6 @@ export class MigrationError extends Error {}
 
 export class StoreClosedError extends Error {}
 
-/** Applies every pending migration. Idempotent; safe when several processes start at once. */
 async function migratorOf(store: Store): Promise<Migrator> {
   // Kysely looks for its migration tables in every schema unless told which one; on PostgreSQL name
   // the current schema, or a kysely_migration_lock in another schema (another test run) is mistaken for ours.
@@ -156,6 +155,7 @@ export async function pendingMigrations(store: Store): Promise<string[]> {
   return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
 
+/** Applies every pending migration. Idempotent; safe when several processes start at once. */
 export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
   const migrator = await migratorOf(store);
   const result = await migrator.migrateToLatest();

@@ -160,12 +160,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) {
     await sql`drop trigger if exists meetings_keep_keys on meetings`.execute(db);
     await sql`drop function if exists meetings_keep_keys()`.execute(db);
-  } else {
-    await sql`drop trigger if exists meetings_keep_keys`.execute(db);
-  }
-  if (isPostgres(db)) {
     await pgFunctions(db, PG_TAKE_0017, PG_HAND_DOWN_0017, PG_RELEASE_0017, PG_NEW_START_0017);
   } else {
+    await sql`drop trigger if exists meetings_keep_keys`.execute(db);
     await sql`drop trigger if exists meetings_release_deal`.execute(db);
     await sqliteTriggers(db, SQLITE_0011);
   }
