@@ -5,7 +5,7 @@ import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgP
 import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
 import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
-import { countDeals, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { countDealsBeside, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
 import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { parseJson, DimensionsJson } from '../../store/sales/json.ts';
@@ -72,6 +72,8 @@ export const getDealsTool = defineTool({
     const { cursor, limit, ...query } = args;
     const binding = cursorBinding(ctx, 'get_deals', query);
     const after = cursor ? decodePosition(binding, cursor, DealPosition) : null;
+    // The first page's total, started beside the page where the database can (deals.ts).
+    const counted = cursor ? null : countDealsBeside(db, ctx.principal, f);
     const rows = await listDeals(db, ctx.principal, f, sort, after, limit + 1);
     const page = rows.slice(0, limit);
     const ids = page.map((d) => d.id);
@@ -79,7 +81,7 @@ export const getDealsTool = defineTool({
       usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)),
       dealMeetingStats(db, ctx.principal, ids, ctx.now),
       defaultQualificationAgent(ctx),
-      cursor ? null : rows.length <= limit ? rows.length : countDeals(db, ctx.principal, f),
+      counted === null ? null : rows.length <= limit ? rows.length : counted(),
     ]);
     const quals = choice.kind === 'chosen' ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, choice.agent.id) : [];
     const percent = new Map(quals.map((q) => [q.deal_id, qualificationTotals(parseJson(DimensionsJson, q.dimensions)).percent]));
