@@ -16,7 +16,8 @@ import { principalFromAuth, type Principal } from '../../src/access/principal.ts
 import { listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import type { KeysetOrder } from '../../src/store/sales/keyset.ts';
 import { listReports } from '../../src/store/sales/reports.ts';
-import { countDeals, dealMeetingStats, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { countDeals, findVisibleDeal, listDeals, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { dealMeetingStats } from '../../src/store/sales/deal-meetings.ts';
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 0, 5, 9);

@@ -7,7 +7,7 @@ import { cursorBinding, decodePosition, pageOf, TimeIdPosition } from '../cursor
 import { iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader, dealRefParams } from '../format/deals.ts';
 import { MeetingItemSchema, meetingItems } from '../format/meetings.ts';
-import { dealStakeholders } from '../../store/sales/deals.ts';
+import { dealStakeholders } from '../../store/sales/deal-meetings.ts';
 import { meetingsOfDeal } from '../../store/sales/meetings.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { qualificationResult } from '../../store/sales/agents.ts';

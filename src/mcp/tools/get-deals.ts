@@ -5,7 +5,8 @@ import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgP
 import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
 import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
-import { countDealsBeside, dealMeetingStats, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { countDealsBeside, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { dealMeetingStats } from '../../store/sales/deal-meetings.ts';
 import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
 import { parseJson, DimensionsJson } from '../../store/sales/json.ts';

@@ -21,11 +21,11 @@
 // 1. the sample: the window's first 200 meetings in the list's order, tested by the LIKE. A text
 //    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms). For anyone but an admin,
 //    the first 200 they see among the window's first 2,000 (fewer when they see few).
-// 2. the probe: the rows in the index that hold every trigram of `q`, at most 10,000 (titles and
-//    participants), of the organization or of the owners the caller sees. Past that the text is
-//    common in that history, even if not in this window's first meetings: the walk. Otherwise the
-//    meetings among them in the window are the candidates, as many as there are (at most 10,000,
-//    usually a handful), with those the caller attended that match.
+// 2. the probe: the rows in the index that hold the probe's trigrams of `q` (probeTrigrams), at
+//    most 10,000 (titles and participants), of the organization or of the owners the caller sees.
+//    Past that the text is common in that history, even if not in this window's first meetings:
+//    the walk. Otherwise the meetings among them in the window are the candidates, as many as there
+//    are (at most 10,000, usually a handful), with those the caller attended that match.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';
@@ -59,10 +59,10 @@ function indexable(qLower: string): boolean {
 
 /**
  * The trigrams (characters, not bytes, as the index folds them: lowercase) a probe asks for: one
- * every third character and the last (which may overlap the one before), covering the text. Any of a text's
- * trigrams gives a superset of the rows that hold it, and the LIKE decides, so the answers are the
- * same as with every trigram; each one asked costs its list of rows, and most overlap the next
- * without narrowing much. A manager of 16's "acme insurance" read the same 60 rows from his owners'
+ * every third character and the last (which may overlap the one before), covering the text. Any
+ * of a text's trigrams gives a superset of the rows that hold it, and the LIKE decides, so the
+ * answers are the same as with every trigram; each one asked costs its list of rows, and most
+ * overlap the next without narrowing much. A manager of 16's "acme insurance" read the same 60 rows from his owners'
  * ranges in ~7 ms with 5 trigrams, ~31 ms with all 12 ("kowalski": 1,216 rows, ~4 ms with 3, ~11
  * with 6; SQLite, W1's dataset, 2-core Xeon).
  */
@@ -146,7 +146,7 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
 
 /**
  * The owners' rows (0017: each owner's range of meeting_text_owned, read owner by owner) that hold
- * every trigram of `q`, as a select of their index rowids (`rid`). CROSS JOIN keeps the owners
+ * the probe's trigrams of `q` (probeTrigrams), as a select of their index rowids (`rid`). CROSS JOIN keeps the owners
  * outside: the planner otherwise read every organization's matches first (the tests check the plan).
  */
 export function sqliteOwnedRows(s: Pick<Search, 'orgId' | 'q'>, owners: string[]) {
