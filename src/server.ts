@@ -8,7 +8,7 @@ import { createApp } from './http/app.ts';
 import type { AppContext } from './http/context.ts';
 import { createLimits } from './limits/index.ts';
 import type { Logger } from './log.ts';
-import { migrateToLatest, openStore, pendingMigrations, type Store } from './store/database.ts';
+import { migrateToLatest, openStore, type Store } from './store/database.ts';
 import { startOAuthJobs } from './auth-server/index.ts';
 
 export type RunningService = {
@@ -24,11 +24,12 @@ export type RunningService = {
  * operator watching the logs learns why it is not up yet. A database already up to date logs nothing.
  */
 async function migrateLogged(store: Store, logger: Logger): Promise<void> {
-  const pending = await pendingMigrations(store);
-  if (pending.length === 0) return;
-  logger.info({ pending: pending.length, first: pending[0], last: pending.at(-1) }, 'applying database migrations before listening (on a large database this can take minutes: README "Upgrading")');
-  const started = performance.now();
-  const result = await migrateToLatest(store);
+  let started: number | undefined;
+  const result = await migrateToLatest(store, (pending) => {
+    started = performance.now();
+    logger.info({ pending: pending.length, first: pending[0], last: pending.at(-1) }, 'applying database migrations before listening (on a large database this can take minutes: README "Upgrading")');
+  });
+  if (started === undefined) return;
   // What this process applied: another starting at once may have applied some first.
   const applied = result.results?.filter((r) => r.status === 'Success').length ?? 0;
   logger.info({ applied, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');

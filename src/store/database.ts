@@ -149,15 +149,16 @@ async function migratorOf(store: Store): Promise<Migrator> {
   return new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
 }
 
-/** The migrations not applied yet, in order (all of them on a new database). */
-export async function pendingMigrations(store: Store): Promise<string[]> {
-  const known = await (await migratorOf(store)).getMigrations();
-  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
-}
-
-/** Applies every pending migration. Idempotent; safe when several processes start at once. */
-export async function migrateToLatest(store: Store): Promise<MigrationResultSet> {
+/**
+ * Applies every pending migration. Idempotent; safe when several processes start at once.
+ * `beforeApplying` hears the names of those not applied yet, in order, when there are any.
+ */
+export async function migrateToLatest(store: Store, beforeApplying?: (pending: string[]) => void): Promise<MigrationResultSet> {
   const migrator = await migratorOf(store);
+  if (beforeApplying) {
+    const pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+    if (pending.length > 0) beforeApplying(pending);
+  }
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
