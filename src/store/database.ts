@@ -24,10 +24,16 @@ export type Capabilities = {
    * than the JSON that would join them.
    */
   roundTrips: boolean;
+  /**
+   * How a text with letters beyond ASCII is found ignoring case (sales/like.ts): each letter as a
+   * class of its cases, in a GLOB over SQLite's lower() (which folds ASCII alone) or a regular
+   * expression (PostgreSQL's, whose lower() follows the database's locale).
+   */
+  caseClasses: 'glob' | 'regex';
 };
 
-const SQLITE_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'fts5', parallelWriters: false, roundTrips: false });
-const POSTGRES_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'tsvector', parallelWriters: true, roundTrips: true });
+const SQLITE_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'fts5', parallelWriters: false, roundTrips: false, caseClasses: 'glob' });
+const POSTGRES_CAPABILITIES: Capabilities = Object.freeze({ fullText: 'tsvector', parallelWriters: true, roundTrips: true, caseClasses: 'regex' });
 
 /** The capabilities of the database behind a handle: a store's `db` or a transaction of it (they share the dialect's adapter). */
 export function capabilitiesOf(db: Kysely<Database>): Capabilities {

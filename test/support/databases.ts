@@ -27,7 +27,8 @@ export type TestDatabase = {
   drop(): Promise<void>;
 };
 
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** `ctype`: a PostgreSQL database with that LC_CTYPE and LC_COLLATE (from template0), not the server's default. */
+export async function createTestDatabase(dialect: Dialect, options: { ctype?: string } = {}): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'aas-test-'));
     const path = join(dir, 'test.db');
@@ -36,7 +37,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   // A database of its own (not a schema): Kysely's migrator introspects every table of the
   // database, which races with other test processes dropping their schemas in a shared one.
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  await adminQuery(options.ctype === undefined ? `create database ${name}` : `create database ${name} template template0 lc_ctype '${options.ctype}' lc_collate '${options.ctype}'`);
   const url = new URL(POSTGRES_TEST_URL);
   url.pathname = `/${name}`;
   return {

@@ -9,6 +9,7 @@ import { appLink, estTokens, hms, iso, ScopeSchema, scopeOf } from '../format/co
 import { findVisibleMeeting } from '../../store/sales/meetings.ts';
 import { allSegments, segmentsPage, type Segment, type SegmentFilter } from '../../store/sales/transcripts.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
+import { foldCase, isPlain } from '../../store/sales/like.ts';
 
 const offsetParam = (what: string) =>
   z.union([z.number().min(0).max(86_400), z.string().regex(/^(\d{1,2}:)?\d{1,2}:\d{2}$|^\d+$/, 'use HH:MM:SS, MM:SS or seconds')]).optional().describe(`${what}, as HH:MM:SS from the start of the recording or a number of seconds.`);
@@ -124,10 +125,12 @@ export const getMeetingTranscriptTool = defineTool({
     };
     if (args.q) {
       const all = await allSegments(db, m.org_id, m.id);
-      const needle = args.q.toLowerCase();
+      // Plain text as before; any other by case keys on both sides, as the lists match (like.ts).
+      const needle = foldCase(args.q);
+      const holds = isPlain(args.q) ? (text: string) => text.toLowerCase().includes(needle) : (text: string) => foldCase(text).includes(needle);
       const inFilter = (s: Segment) =>
         (filter.fromMs === undefined || s.start_ms >= filter.fromMs) && (filter.toMs === undefined || s.start_ms < filter.toMs) && (!filter.participantIds || filter.participantIds.includes(s.participant_id ?? -1));
-      const hits = all.filter((s) => inFilter(s) && s.text.toLowerCase().includes(needle)).map((s) => s.idx);
+      const hits = all.filter((s) => inFilter(s) && holds(s.text)).map((s) => s.idx);
       matched = hits.length;
       const hitSet = new Set(hits);
       const shown = new Set<number>();

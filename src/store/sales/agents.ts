@@ -14,7 +14,7 @@ export async function listAgents(db: Kysely<Database>, p: Principal, f: AgentFil
   let q = db.selectFrom('agents as a').selectAll('a').where('a.org_id', '=', p.orgId).where(agentVisible(p, 'a'));
   if (f.category) q = q.where('a.category', '=', f.category as AgentsTable['category']);
   if (f.methodology) q = q.where((eb) => eb(eb.fn('lower', ['a.methodology']), '=', f.methodology!.toLowerCase()));
-  if (f.q) q = q.where((eb) => eb.or([ilike('a.name', f.q!), ilike('a.description', f.q!)]));
+  if (f.q) q = q.where((eb) => eb.or([ilike(db, 'a.name', f.q!), ilike(db, 'a.description', f.q!)]));
   if (after) q = q.where(afterPosition('a.name', 'a.id', 'asc', after));
   return q.orderBy('a.name').orderBy('a.id').limit(limit).execute();
 }

@@ -4,7 +4,7 @@ import type { Database } from '../schema.ts';
 import type { DealsTable } from './schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { dealVisible, meetingVisible, ownersSeen, type DealRead } from '../../access/visibility.ts';
-import { containsPattern } from './like.ts';
+import { textPattern, textTest } from './like.ts';
 import { afterPosition, upToPosition, type KeysetOrder } from './keyset.ts';
 import { executePlannedPerCall } from '../plan-cache.ts';
 import { capabilitiesOf } from '../database.ts';
@@ -60,12 +60,13 @@ export async function findVisibleDeal(db: Kysely<Database>, p: Principal, key: s
  * - `null` (anyone's deals: how far a walk goes, nthPosition) takes every scheduled meeting ahead,
  *   from the index alone.
  */
-function conditions(p: Principal, f: DealFilters, read: DealRead | null): RawBuilder<boolean>[] {
+function conditions(db: Kysely<Database>, p: Principal, f: DealFilters, read: DealRead | null): RawBuilder<boolean>[] {
   const c: RawBuilder<boolean>[] = [];
   if (f.search) {
-    const pattern = containsPattern(f.search);
-    c.push(sql`(lower(d.name) like ${pattern} escape '\\' or d.account_id in (select sa.id from accounts sa where sa.org_id = ${p.orgId}
-      and (lower(sa.name) like ${pattern} escape '\\' or lower(sa.domain) like ${pattern} escape '\\')))`);
+    const pattern = textPattern(db, f.search);
+    const holds = (column: string) => textTest(sql.ref(column), pattern);
+    c.push(sql`(${holds('d.name')} or d.account_id in (select sa.id from accounts sa where sa.org_id = ${p.orgId}
+      and (${holds('sa.name')} or ${holds('sa.domain')})))`);
   }
   if (f.accountDomain) c.push(sql`d.account_id in (select da.id from accounts da where da.org_id = ${p.orgId} and da.domain = ${f.accountDomain})`);
   // `!== undefined`, as filtersImplyPolicy tests it: the filter that stands for the policy is always applied.
@@ -113,7 +114,7 @@ function filtersImplyPolicy(p: Principal, f: DealFilters): boolean {
  * which is how the planner bounds the walk with them.
  */
 function matching(db: Kysely<Database>, p: Principal, f: DealFilters, read: DealRead | null) {
-  const c = conditions(p, f, read);
+  const c = conditions(db, p, f, read);
   const deals = db.selectFrom('deals as d').where('d.org_id', '=', p.orgId);
   const filtered = (q: typeof deals) => c.reduce((q, c) => q.where(c), q);
   if (read === null || filtersImplyPolicy(p, f)) return filtered(deals);

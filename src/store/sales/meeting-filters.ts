@@ -1,10 +1,11 @@
 // The filters of a meeting list (list_meetings), as the SQL binds them and as conditions on
 // `meetings as m` that any query over it can take: the list itself, its capped count, and each arm
 // of a member's or viewer's list (meeting-arms.ts).
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { MeetingsTable } from './schema.ts';
 import type { Binder } from '../prepared.ts';
-import { containsPattern } from './like.ts';
+import { textPattern, textTest, type TextPattern } from './like.ts';
 
 export type MeetingFilters = {
   from: number;
@@ -21,22 +22,22 @@ export type MeetingFilters = {
 };
 
 /**
- * The filters as the SQL binds them: emails lowercased, `q` as its LIKE pattern, the transcript
+ * The filters as the SQL binds them: emails lowercased, `q` as its pattern (like.ts), the transcript
  * flag as the column's 0/1. The conditions below only place these values, never transform them,
  * so the list and count statements can be compiled once per shape (prepared.ts `shaped`).
  */
 export type BoundFilters = Omit<MeetingFilters, 'q' | 'hasTranscript'> & {
-  qPattern?: string;
+  qMatch?: TextPattern;
   hasTranscript?: 0 | 1;
   /** The only meetings `q` can match in the window, from its trigram index, as one JSON array of ids (meeting-text.ts). */
   candidatesJson?: string;
 };
 
-export function boundFilters(f: MeetingFilters): BoundFilters {
+export function boundFilters(db: Kysely<Database>, f: MeetingFilters): BoundFilters {
   const { q, hasTranscript, participantEmails, ...rest } = f;
   const out: BoundFilters = { ...rest };
   if (participantEmails) out.participantEmails = participantEmails.map((e) => e.toLowerCase());
-  if (q !== undefined) out.qPattern = containsPattern(q);
+  if (q !== undefined) out.qMatch = textPattern(db, q);
   if (hasTranscript !== undefined) out.hasTranscript = hasTranscript ? 1 : 0;
   return out;
 }
@@ -44,8 +45,10 @@ export function boundFilters(f: MeetingFilters): BoundFilters {
 /** Which filters are present and how long their lists are are facts; what they hold are values. */
 export function bindFilters(b: Binder, f: BoundFilters): BoundFilters {
   const out: BoundFilters = { from: b.value(f.from), to: b.value(f.to) };
-  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'qPattern', 'candidatesJson'] as const;
+  const optional = ['ownerId', 'dealId', 'teamId', 'status', 'meetingType', 'hasTranscript', 'candidatesJson'] as const;
   for (const name of optional) if (b.fact(f[name] !== undefined)) (out as Record<string, unknown>)[name] = b.value(f[name]);
+  // The operator is part of the statement (like, glob or regex), the pattern a value.
+  if (b.fact(f.qMatch?.op) !== undefined) out.qMatch = { op: f.qMatch!.op, pattern: b.value(f.qMatch!.pattern) };
   for (const name of ['accountIds', 'participantEmails'] as const) {
     const list = f[name];
     if (b.fact(list === undefined ? -1 : list.length) >= 0) out[name] = list!.map((v) => b.value(v));
@@ -74,19 +77,20 @@ export function filterConditions(orgId: string, f: BoundFilters): RawBuilder<boo
   if (f.participantEmails?.length) {
     c.push(sql`m.id in (select pe.meeting_id from participants pe where pe.org_id = ${orgId} and pe.email in (${sql.join(f.participantEmails)}) and pe.start_at >= ${f.from} and pe.start_at < ${f.to})`);
   }
-  if (f.qPattern !== undefined) c.push(textMatches(f.qPattern));
+  if (f.qMatch !== undefined) c.push(textMatches(f.qMatch));
   return c;
 }
 
 /**
- * Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its LIKE
- * pattern). Participant text is a correlated count, probing one meeting's few participants through
+ * Meeting `m`'s title or one of its participants' name, email or company holds `q` (as its
+ * pattern, like.ts). Participant text is a correlated count, probing one meeting's few participants through
  * their index by meeting: as an EXISTS under the OR, PostgreSQL may hash it instead, reading every
  * participant of every organization once (an admin's year at 100,000 meetings: 457 ms against
  * 218 ms meeting by meeting), and a member's search would then read text of meetings she cannot
  * see. An aggregate is never hashed; SQLite took the same time either way.
  */
-export function textMatches(pattern: string): RawBuilder<boolean> {
-  return sql`(lower(m.title) like ${pattern} escape '\\' or (select count(*) from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
-      and (lower(pq.name) like ${pattern} escape '\\' or lower(pq.email) like ${pattern} escape '\\' or lower(pq.company) like ${pattern} escape '\\')) > 0)`;
+export function textMatches(p: TextPattern): RawBuilder<boolean> {
+  const holds = (column: string) => textTest(sql.ref(column), p);
+  return sql`(${holds('m.title')} or (select count(*) from participants pq where pq.org_id = m.org_id and pq.meeting_id = m.id
+      and (${holds('pq.name')} or ${holds('pq.email')} or ${holds('pq.company')})) > 0)`;
 }

@@ -21,7 +21,7 @@
 // 1. the sample: the window's first 200 meetings in the list's order, tested by the LIKE. A text
 //    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms). For anyone but an admin,
 //    the first 200 they see among the window's first 2,000 (fewer when they see few).
-// 2. the probe: the rows in the index that hold the probe's trigrams of `q` (probeTrigrams), at
+// 2. the probe: the rows in the index that hold the probe's trigrams of `q` (text-probe.ts), at
 //    most 10,000 (titles and participants), of the organization or of the owners the caller sees.
 //    Past that the text is common in that history, even if not in this window's first meetings:
 //    the walk. Otherwise the meetings among them in the window are the candidates, as many as there
@@ -33,7 +33,8 @@ import { meetingVisible, ownersSeen } from '../../access/visibility.ts';
 import { capabilitiesOf } from '../database.ts';
 import type { KeysetOrder } from './keyset.ts';
 import { textMatches } from './meeting-filters.ts';
-import { containsPattern } from './like.ts';
+import { textPattern } from './like.ts';
+import { indexFoldsFor, probeTrigrams } from './text-probe.ts';
 import { ORG_SPAN } from '../migrations/0016-meeting-text-index.ts';
 import { OWNER_SPAN, ownerScope } from '../migrations/0017-meeting-text-owners.ts';
 
@@ -52,33 +53,11 @@ export type TextCandidates = { idsJson: string; none: boolean } | 'walk';
 /** A list's `q` (as the caller wrote it), its organization, window and order. */
 type Search = { orgId: string; q: string; from: number; to: number; order: KeysetOrder };
 
-/** Whether the index can propose candidates for this text: it needs three characters for one trigram. */
-function indexable(qLower: string): boolean {
-  return [...qLower].length >= 3;
-}
-
-/**
- * The trigrams (characters, not bytes, as the index folds them: lowercase) a probe asks for: one
- * every third character and the last (which may overlap the one before), covering the text. Any
- * of a text's trigrams gives a superset of the rows that hold it, and the LIKE decides, so the
- * answers are the same as with every trigram; each one asked costs its list of rows, and most
- * overlap the next without narrowing much. A manager of 16's "acme insurance" read the same 60 rows from his owners'
- * ranges in ~7 ms with 5 trigrams, ~31 ms with all 12 ("kowalski": 1,216 rows, ~4 ms with 3, ~11
- * with 6; SQLite, W1's dataset, 2-core Xeon).
- */
-export function probeTrigrams(qLower: string): string[] {
-  const chars = [...qLower];
-  const grams = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i += 3) grams.add(chars.slice(i, i + 3).join(''));
-  if (chars.length >= 3) grams.add(chars.slice(-3).join(''));
-  return [...grams];
-}
-
 /** FTS5 query: the probe's trigrams, each a quoted string (its quotes doubled), all required. */
-const trigramQuery = (qLower: string) => probeTrigrams(qLower).map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
+const trigramQuery = (grams: string[]) => grams.map((g) => `"${g.replaceAll('"', '""')}"`).join(' AND ');
 
 /** PostgreSQL: the probe's trigrams as `scope`'s GIN keys, each a field of its own (so no key spans two), as the index expressions compute theirs (migration 0016). */
-const probeKeys = (scope: RawBuilder<unknown>, qLower: string) => sql`meeting_text_keys(${scope}, variadic ${probeTrigrams(qLower)}::text[])`;
+const probeKeys = (scope: RawBuilder<unknown>, grams: string[]) => sql`meeting_text_keys(${scope}, variadic ${grams}::text[])`;
 
 /** The index follows the full-text engine: FTS5 on SQLite, GIN on PostgreSQL (migration 0016). */
 const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5';
@@ -103,7 +82,7 @@ async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Pr
     ownersSeen(p) === 'all'
       ? first(SAMPLE_SIZE)
       : db.selectFrom(first(SAMPLE_WALK).as('m')).select(['m.org_id', 'm.id', 'm.title']).where(meetingVisible(p, 'm', { from: s.from, to: s.to })).orderBy('m.start_at', s.order).orderBy('m.id', s.order).limit(SAMPLE_SIZE);
-  const found = await db.selectFrom(sample.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(containsPattern(s.q))).executeTakeFirst();
+  const found = await db.selectFrom(sample.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(textPattern(db, s.q))).executeTakeFirst();
   return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
 }
 
@@ -113,8 +92,8 @@ function candidates(ids: string | null | undefined): TextCandidates {
   return { idsJson, none: idsJson === '[]' };
 }
 
-async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
-  const match = trigramQuery(s.q.toLowerCase());
+async function sqliteProbe(db: Kysely<Database>, s: Search, grams: string[]): Promise<TextCandidates> {
+  const match = trigramQuery(grams);
   // The organization's range of the index's rowids (migration 0016): its own rows, counted first
   // from the index alone, then read with their meetings' ids and starts when few enough.
   // An organization with no row yet (nothing written) takes the empty range [0, 2^40): a null bound
@@ -129,9 +108,9 @@ async function sqliteProbe(db: Kysely<Database>, s: Search): Promise<TextCandida
   return candidates(probed.rows[0]?.ids);
 }
 
-async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandidates> {
+async function postgresProbe(db: Kysely<Database>, s: Search, grams: string[]): Promise<TextCandidates> {
   // `q`'s keys as the index expressions compute theirs, by the same function (migration 0016).
-  const keys = probeKeys(sql`${s.orgId}::text`, s.q.toLowerCase());
+  const keys = probeKeys(sql`${s.orgId}::text`, grams);
   const probed = await sql<{ n: number | string; ids: string | null }>`with raw as materialized (
       select m.id, m.start_at from meetings m
       where m.org_id = ${s.orgId} and meeting_text_keys(m.org_id, m.title) @> ${keys}
@@ -149,15 +128,15 @@ async function postgresProbe(db: Kysely<Database>, s: Search): Promise<TextCandi
  * the probe's trigrams of `q` (probeTrigrams), as a select of their index rowids (`rid`). CROSS JOIN keeps the owners
  * outside: the planner otherwise read every organization's matches first (the tests check the plan).
  */
-export function sqliteOwnedRows(s: Pick<Search, 'orgId' | 'q'>, owners: string[]) {
-  const match = trigramQuery(s.q.toLowerCase());
+export function sqliteOwnedRows(orgId: string, grams: string[], owners: string[]) {
+  const match = trigramQuery(grams);
   return sql`select f.rowid as rid from meeting_text_owners k cross join meeting_text_owned f on f.rowid >= k.id * ${sql.raw(OWNER_SPAN)} and f.rowid < (k.id + 1) * ${sql.raw(OWNER_SPAN)}
-    where k.org_id = ${s.orgId} and k.owner_id in (${sql.join(owners)}) and f.meeting_text_owned match ${match}`;
+    where k.org_id = ${orgId} and k.owner_id in (${sql.join(owners)}) and f.meeting_text_owned match ${match}`;
 }
 
 /** The owners' rows counted first from the index alone, then read with their meetings' ids and starts when few enough. */
-async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
-  const rows = sqliteOwnedRows(s, owners);
+async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, grams: string[], owners: string[]): Promise<TextCandidates> {
+  const rows = sqliteOwnedRows(s.orgId, grams, owners);
   const counted = await sql<{ n: number }>`select count(*) as n from (${rows} limit ${MAX_INDEX_ROWS + 1})`.execute(db);
   if (Number(counted.rows[0]?.n ?? 0) > MAX_INDEX_ROWS) return 'walk';
   const probed = await sql<{ ids: string | null }>`select json_group_array(distinct r.meeting_id) as ids from (${rows}) o
@@ -167,9 +146,9 @@ async function sqliteOwnedProbe(db: Kysely<Database>, s: Search, owners: string[
 }
 
 /** The owners' rows from the GIN indexes keyed by organization and owner (0017), owner by owner. */
-async function postgresOwnedProbe(db: Kysely<Database>, s: Search, owners: string[]): Promise<TextCandidates> {
+async function postgresOwnedProbe(db: Kysely<Database>, s: Search, grams: string[], owners: string[]): Promise<TextCandidates> {
   // `q`'s keys for each owner, as the index expressions compute theirs (the same function and scope).
-  const theirs = probeKeys(sql.raw(ownerScope('o.org_id', 'o.owner_id')), s.q.toLowerCase());
+  const theirs = probeKeys(sql.raw(ownerScope('o.org_id', 'o.owner_id')), grams);
   const probed = await sql<{ n: number | string; ids: string | null }>`with o as (select ${s.orgId}::text as org_id, unnest(${owners}::text[]) as owner_id),
     raw as materialized (
       select m.id, m.start_at from o cross join lateral (
@@ -206,7 +185,7 @@ async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, ow
     .where('m.start_at', '>=', s.from)
     .where('m.start_at', '<', s.to);
   if (owners.length) q = q.where('m.owner_id', 'not in', owners);
-  const rows = await q.where(textMatches(containsPattern(s.q))).execute();
+  const rows = await q.where(textMatches(textPattern(db, s.q))).execute();
   return rows.map((r) => r.id);
 }
 
@@ -218,12 +197,15 @@ async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, ow
 export async function textCandidates(db: Kysely<Database>, s: Search, p: Principal): Promise<TextCandidates> {
   const seen = ownersSeen(p);
   // A viewer owns nothing they see: their list reads their attendance, as this would (meeting-arms.ts).
-  if (!indexable(s.q.toLowerCase()) || (seen !== 'all' && seen.length === 0)) return 'walk';
+  if (seen !== 'all' && seen.length === 0) return 'walk';
+  // None: shorter than three characters, or no trigram the index folds as `q` is tested (text-probe.ts).
+  const grams = probeTrigrams(s.q, await indexFoldsFor(db, s.q));
+  if (grams.length === 0) return 'walk';
   if (await commonInSample(db, s, p)) return 'walk';
-  if (seen === 'all') return isSqlite(db) ? sqliteProbe(db, s) : postgresProbe(db, s);
+  if (seen === 'all') return isSqlite(db) ? sqliteProbe(db, s, grams) : postgresProbe(db, s, grams);
   // Once each: a manager in a team he manages is among its members too.
   const owners = [...new Set(seen)];
-  const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, owners);
+  const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, grams, owners);
   if (owned === 'walk') return 'walk';
   const attended = await attendedMatches(db, s, p, owners);
   if (attended.length === 0) return owned;

@@ -148,10 +148,10 @@ export async function listMeetings(
   countCap: number | null = null,
 ): Promise<MeetingListPage> {
   // A count is of the whole window, so only a page without one is narrowed to its cursor.
-  const bound = boundFilters(countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
+  const bound = boundFilters(db, countCap === null ? { ...f, ...windowFrom(f, order, after) } : f);
   // Candidates from what the caller sees only (meeting-text.ts): a list of them reads by id; a
   // common text keeps the caller's own path (the walk, the arms).
-  if (bound.qPattern !== undefined) {
+  if (bound.qMatch !== undefined) {
     const candidates = await textCandidates(db, { orgId: p.orgId, q: f.q!, from: bound.from, to: bound.to, order }, p);
     if (candidates !== 'walk' && candidates.none) return { rows: [], total: countCap === null ? null : 0 };
     if (candidates !== 'walk') bound.candidatesJson = candidates.idsJson;

@@ -17,7 +17,7 @@ export async function listReports(db: Kysely<Database>, p: Principal, f: ReportF
   // Reports whose period overlaps [periodStart, periodEnd].
   if (f.periodStart) q = q.where('r.period_end', '>=', f.periodStart);
   if (f.periodEnd) q = q.where('r.period_start', '<=', f.periodEnd);
-  if (f.q) q = q.where(ilike('r.title', f.q));
+  if (f.q) q = q.where(ilike(db, 'r.title', f.q));
   if (after) q = q.where(afterPosition('r.period_end', 'r.id', 'desc', after));
   return q.orderBy('r.period_end', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
 }
