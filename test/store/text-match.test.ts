@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { dialectsUnderTest, createTestDatabase } from '../support/databases.ts';
 import { ANCHOR, EMAILS, ok, seededStore, type Seeded } from '../mcp/support.ts';
-import { caseKey, casesOf } from '../../src/store/sales/like.ts';
+import { caseKey, casesOf, foldCase } from '../../src/store/sales/like.ts';
 import { inCheckedRange, postgresFolds, postgresLower, probeTrigrams, sqliteFolds } from '../../src/store/sales/text-probe.ts';
 import { textCandidates } from '../../src/store/sales/meeting-text.ts';
 import { migrateToLatest, openStore } from '../../src/store/database.ts';
@@ -29,15 +29,26 @@ describe('case keys and the trigrams a probe may ask for', () => {
     assert.notEqual(caseKey('é'), caseKey('e'));
   });
 
+  it('folds a text in JavaScript as each character by its case key, whatever its neighbours', () => {
+    const differ: string[] = [];
+    for (let cp = 0; cp < 0x20000; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const c = String.fromCodePoint(cp);
+      if (foldCase(c) !== caseKey(c) || foldCase(`a${c}`) !== `a${caseKey(c)}`) differ.push(c);
+    }
+    assert.deepEqual(differ, []);
+    for (const text of ['ΟΔΥΣΣΕΑΣ ΟΔΥΣ', 'İstanbul \u212aelvin', 'Σ', 'ΑΣ.']) assert.equal(foldCase(text), Array.from(text, caseKey).join(''), text);
+  });
+
   it('asks only for trigrams whose letters the database folds as the text is compared', () => {
     // SQLite's FTS5 folds final sigma with sigma; PostgreSQL's lower() does not.
     assert.deepEqual(probeTrigrams('ΟΔΥΣΣΕΑΣ', sqliteFolds), ['οδυ', 'σσε', 'εασ']);
     assert.deepEqual(probeTrigrams('Οδυσσεας', sqliteFolds), ['οδυ', 'σσε', 'εασ']);
-    assert.deepEqual(probeTrigrams('ΟΔΥΣΣΕΑΣ', postgresFolds({ ascii: true, letters: true })), ['οδυ']);
+    assert.deepEqual(probeTrigrams('ΟΔΥΣΣΕΑΣ', postgresFolds({ ascii: true, letters: true, context: true })), ['οδυ']);
     // Under a C locale only ASCII folds: the letters beyond it leave their trigrams out.
-    assert.deepEqual(probeTrigrams('MÜLLER', postgresFolds({ ascii: true, letters: true })), ['mül', 'ler']);
-    assert.deepEqual(probeTrigrams('MÜLLER', postgresFolds({ ascii: true, letters: false })), ['lle', 'ler']);
-    assert.deepEqual(probeTrigrams('ÉLO', postgresFolds({ ascii: true, letters: false })), []);
+    assert.deepEqual(probeTrigrams('MÜLLER', postgresFolds({ ascii: true, letters: true, context: true })), ['mül', 'ler']);
+    assert.deepEqual(probeTrigrams('MÜLLER', postgresFolds({ ascii: true, letters: false, context: true })), ['lle', 'ler']);
+    assert.deepEqual(probeTrigrams('ÉLO', postgresFolds({ ascii: true, letters: false, context: true })), []);
     // Letters FTS5's tables predate (Georgian Mtavruli) are never asked for; uncased ones always.
     assert.deepEqual(probeTrigrams('ᲐᲑᲒ', sqliteFolds), []);
     assert.deepEqual(probeTrigrams('日本語の会議', sqliteFolds), ['日本語', 'の会議']);
@@ -90,7 +101,7 @@ for (const dialect of dialectsUnderTest()) {
         await sql`drop table temp.fold_check`.execute(s.store.db);
       }
       assert.deepEqual(wrong, []);
-      if (dialect === 'postgres') assert.deepEqual(await postgresLower(s.store.db), { ascii: true, letters: true });
+      if (dialect === 'postgres') assert.deepEqual(await postgresLower(s.store.db), { ascii: true, letters: true, context: true });
     });
 
     it('finds meetings, deals, agents and reports by text in other scripts and cases, through the index and the walk', async () => {
@@ -147,6 +158,39 @@ for (const dialect of dialectsUnderTest()) {
   });
 }
 
+/** A migrated, seeded store on its own PostgreSQL database, Ada's principal, and her newest meeting, renamed. */
+async function renamedMeeting(options: Parameters<typeof createTestDatabase>[1], title: string) {
+  const database = await createTestDatabase('postgres', options);
+  const store = openStore(database.config);
+  await migrateToLatest(store);
+  await seedDemo(store, { meetings: 40, anchor: ANCHOR, documents: 0 });
+  const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
+  const ada = (await findUserByEmail(store.db, org.id, EMAILS.ada))!;
+  const r = await principalFromAuth(store.db, { userId: ada.id, orgId: org.id });
+  assert.ok(r.ok);
+  const m = await store.db.selectFrom('meetings').select(['id', 'start_at']).where('org_id', '=', org.id).orderBy('start_at', 'desc').executeTakeFirstOrThrow();
+  await store.db.updateTable('meetings').set({ title }).where('org_id', '=', org.id).where('id', '=', m.id).execute();
+  const close = async () => {
+    await store.close();
+    await database.drop();
+  };
+  return { store, orgId: org.id, p: r.principal, id: m.id, window: { from: m.start_at - DAY, to: m.start_at + DAY }, close };
+}
+
+describe('a PostgreSQL database whose lower() lowers a character by its neighbours (ICU, Lithuanian)', { skip: !dialectsUnderTest().includes('postgres') }, () => {
+  it('probes no text beyond plain, and still finds it', async () => {
+    // lower("I\u0301") is "i\u0307\u0301" here: the index holds a dot the text does not.
+    const t = await renamedMeeting({ icuLocale: 'lt' }, '\u00c9I\u0301Z kickoff');
+    try {
+      assert.equal((await postgresLower(t.store.db)).context, false);
+      assert.equal(await textCandidates(t.store.db, { orgId: t.orgId, q: '\u00e9I\u0301z', ...t.window, order: 'desc' }, t.p), 'walk');
+      assert.deepEqual((await listMeetings(t.store.db, t.p, { ...t.window, q: '\u00e9I\u0301z' }, 'desc', null, 25, 500)).rows.map((r) => r.id), [t.id]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('a PostgreSQL database whose locale folds ASCII only', { skip: !dialectsUnderTest().includes('postgres') }, () => {
   it("walks for letters its lower() keeps, and still finds them", async () => {
     const database = await createTestDatabase('postgres', { ctype: 'C' });
@@ -154,7 +198,7 @@ describe('a PostgreSQL database whose locale folds ASCII only', { skip: !dialect
     try {
       await migrateToLatest(store);
       await seedDemo(store, { meetings: 40, anchor: ANCHOR, documents: 0 });
-      assert.deepEqual(await postgresLower(store.db), { ascii: true, letters: false });
+      assert.deepEqual(await postgresLower(store.db), { ascii: true, letters: false, context: true });
       const org = (await findOrganizationByDomain(store.db, 'northwind.example'))!;
       const ada = (await findUserByEmail(store.db, org.id, EMAILS.ada))!;
       const r = await principalFromAuth(store.db, { userId: ada.id, orgId: org.id });

@@ -27,8 +27,11 @@ export type TestDatabase = {
   drop(): Promise<void>;
 };
 
-/** `ctype`: a PostgreSQL database with that LC_CTYPE and LC_COLLATE (from template0), not the server's default. */
-export async function createTestDatabase(dialect: Dialect, options: { ctype?: string } = {}): Promise<TestDatabase> {
+/**
+ * PostgreSQL options, each from template0 instead of the server's default: `ctype`, the database's
+ * LC_CTYPE and LC_COLLATE; `icuLocale`, ICU as its locale provider with that locale.
+ */
+export async function createTestDatabase(dialect: Dialect, options: { ctype?: string; icuLocale?: string } = {}): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'aas-test-'));
     const path = join(dir, 'test.db');
@@ -37,7 +40,8 @@ export async function createTestDatabase(dialect: Dialect, options: { ctype?: st
   // A database of its own (not a schema): Kysely's migrator introspects every table of the
   // database, which races with other test processes dropping their schemas in a shared one.
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(options.ctype === undefined ? `create database ${name}` : `create database ${name} template template0 lc_ctype '${options.ctype}' lc_collate '${options.ctype}'`);
+  const locale = [options.ctype === undefined ? '' : ` lc_ctype '${options.ctype}' lc_collate '${options.ctype}'`, options.icuLocale === undefined ? '' : ` locale_provider icu icu_locale '${options.icuLocale}'`].join('');
+  await adminQuery(locale ? `create database ${name} template template0${locale}` : `create database ${name}`);
   const url = new URL(POSTGRES_TEST_URL);
   url.pathname = `/${name}`;
   return {

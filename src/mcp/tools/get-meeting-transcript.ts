@@ -9,7 +9,7 @@ import { appLink, estTokens, hms, iso, ScopeSchema, scopeOf } from '../format/co
 import { findVisibleMeeting } from '../../store/sales/meetings.ts';
 import { allSegments, segmentsPage, type Segment, type SegmentFilter } from '../../store/sales/transcripts.ts';
 import { meetingDetailsAllowed } from '../../access/visibility.ts';
-import { foldCase, isPlain } from '../../store/sales/like.ts';
+import { foldCase } from '../../store/sales/like.ts';
 
 const offsetParam = (what: string) =>
   z.union([z.number().min(0).max(86_400), z.string().regex(/^(\d{1,2}:)?\d{1,2}:\d{2}$|^\d+$/, 'use HH:MM:SS, MM:SS or seconds')]).optional().describe(`${what}, as HH:MM:SS from the start of the recording or a number of seconds.`);
@@ -125,9 +125,9 @@ export const getMeetingTranscriptTool = defineTool({
     };
     if (args.q) {
       const all = await allSegments(db, m.org_id, m.id);
-      // Plain text as before; any other by case keys on both sides, as the lists match (like.ts).
-      const needle = foldCase(args.q);
-      const holds = isPlain(args.q) ? (text: string) => text.toLowerCase().includes(needle) : (text: string) => foldCase(text).includes(needle);
+      // By case keys on both sides, as the lists match (like.ts); a lone surrogate as the lists send it.
+      const needle = foldCase(args.q.toWellFormed());
+      const holds = (text: string) => foldCase(text).includes(needle);
       const inFilter = (s: Segment) =>
         (filter.fromMs === undefined || s.start_ms >= filter.fromMs) && (filter.toMs === undefined || s.start_ms < filter.toMs) && (!filter.participantIds || filter.participantIds.includes(s.participant_id ?? -1));
       const hits = all.filter((s) => inFilter(s) && holds(s.text)).map((s) => s.idx);

@@ -19,6 +19,7 @@ import * as meetingTextIndex from './0016-meeting-text-index.ts';
 import * as meetingTextOwners from './0017-meeting-text-owners.ts';
 import * as participantDeal from './0018-participant-deal.ts';
 import * as dealStatusLookup from './0019-deal-status-lookup.ts';
+import * as meetingSearchText from './0020-meeting-search-text.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-meeting-text-owners': meetingTextOwners,
   '0018-participant-deal': participantDeal,
   '0019-deal-status-lookup': dealStatusLookup,
+  '0020-meeting-search-text': meetingSearchText,
 };

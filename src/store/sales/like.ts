@@ -16,9 +16,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import { capabilitiesOf } from '../database.ts';
+import { FIELD_SEPARATOR } from '../migrations/0020-meeting-search-text.ts';
 
-/** A text as a column test: the operator and its one bound pattern. */
-export type TextPattern = { op: 'like' | 'glob' | 'regex'; pattern: string };
+/**
+ * A text as a column test: the operator and its one bound pattern, and whether the text holds
+ * U+001F, the separator of the fields a meeting's one text joins (migration 0020): such a text is
+ * tested field by field.
+ */
+export type TextPattern = { op: 'like' | 'glob' | 'regex'; pattern: string; fieldsApart: boolean };
 
 /** One character (a code point) of a string that may be longer. */
 const isOne = (s: string) => s.length === 1 || (s.length === 2 && s.codePointAt(0)! > 0xffff);
@@ -76,11 +81,13 @@ export const isPlain = (text: string) => [...text].every((c) => c < '\u0080' || 
 
 /**
  * A text as its case keys, to find one text in another in JavaScript as the databases do (a
- * transcript's `q`): toLowerCase() alone lowers a word-final "Σ" to "ς", so "ΟΔΥΣ" missed "ΟΔΥΣΣΕΑΣ".
- * A plain text is lowered as a whole (the same, faster).
+ * transcript's `q`): toLowerCase() alone lowers a word-final "Σ" to "ς", so "ΟΔΥΣ" missed
+ * "ΟΔΥΣΣΕΑΣ", and turns "İ" and the Kelvin sign into ASCII. Lowered as a whole with ς as σ, which
+ * is each character's case key for every character but those two (checked over every code point),
+ * else character by character.
  */
 export function foldCase(text: string): string {
-  return isPlain(text) ? text.toLowerCase() : Array.from(text, caseKey).join('');
+  return /[\u0130\u212a]/.test(text) ? Array.from(text, caseKey).join('') : text.toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** A LIKE pattern for `lower(column)` holding the text, its wildcards escaped. */
@@ -115,10 +122,11 @@ function regexPattern(chars: string[]): string {
 
 /** The test of a text on a database: the fast path for plain texts, else that database's classes. */
 export function textPattern(db: Kysely<Database>, text: string): TextPattern {
-  if (isPlain(text)) return { op: 'like', pattern: containsPattern(text) };
+  const fieldsApart = text.includes(FIELD_SEPARATOR);
+  if (isPlain(text)) return { op: 'like', pattern: containsPattern(text), fieldsApart };
   // A lone surrogate as the drivers send it (U+FFFD): PostgreSQL refuses one in a pattern.
   const chars = [...text.toWellFormed()];
-  return capabilitiesOf(db).caseClasses === 'glob' ? { op: 'glob', pattern: globPattern(chars) } : { op: 'regex', pattern: regexPattern(chars) };
+  return capabilitiesOf(db).caseClasses === 'glob' ? { op: 'glob', pattern: globPattern(chars), fieldsApart } : { op: 'regex', pattern: regexPattern(chars), fieldsApart };
 }
 
 /** `column` holds the pattern's text (the operator is part of the statement, the pattern is bound). */

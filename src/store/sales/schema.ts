@@ -142,6 +142,9 @@ export type ReportSectionsTable = {
   markdown: string;
 };
 
+/** Each meeting's title and participants' names, emails and companies in one text, kept by triggers (migration 0020). */
+export type MeetingSearchTextTable = { org_id: string; meeting_id: string; body: string };
+
 export type SalesDatabase = {
   accounts: AccountsTable;
   deals: DealsTable;
@@ -153,4 +156,5 @@ export type SalesDatabase = {
   qualification_results: QualificationResultsTable;
   reports: ReportsTable;
   report_sections: ReportSectionsTable;
+  meeting_search_text: MeetingSearchTextTable;
 };

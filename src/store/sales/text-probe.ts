@@ -8,11 +8,12 @@
 // - any other text by classes of each letter's cases (caseKey). A trigram may be asked only when
 //   the index folds every case of each of its letters to one: a letter with one case, or one whose
 //   cases all lie where the folds were checked against caseKey, character by character, on both
-//   databases (test/store/text-probe.test.ts): ASCII, U+0080–U+04FF but U+037F (Latin, IPA, Greek,
+//   databases (test/store/text-match.test.ts): ASCII, U+0080–U+04FF but U+037F (Latin, IPA, Greek,
 //   Cyrillic), U+1E00–U+1FFF (Latin and Greek extended), and the Ohm, Kelvin and Angstrom signs;
 //   FTS5's tables predate some later letters (Georgian Mtavruli, Cherokee, Latin Extended-D). On
 //   PostgreSQL only where its lower() folds them so in this database (checked once per pool: under a
-//   C locale only ASCII folds), and never σ, ς, Σ: lower() keeps the final ς apart.
+//   C locale only ASCII folds; under some ICU locales a character lowers by its neighbours, and
+//   then no such text is probed), and never σ, ς, Σ: lower() keeps the final ς apart.
 // A text with no such trigram is read by the walk.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
@@ -38,12 +39,16 @@ const isAscii = (c: string) => c < '\u0080';
 /** FTS5 folds ASCII and the checked ranges as caseKey does. */
 export const sqliteFolds: IndexFolds = foldsBy((c) => isAscii(c) || inCheckedRange(c));
 
-/** What PostgreSQL's lower() folds as caseKey does in this database: ASCII, the checked letters. */
-export type PostgresLower = { ascii: boolean; letters: boolean };
+/**
+ * What PostgreSQL's lower() does in this database: whether it folds ASCII and the checked letters
+ * as caseKey does, and whether it lowers each character alone (`context`: ICU's Turkish and Azeri
+ * drop a U+0307 after "I", its Lithuanian adds one before an accent).
+ */
+export type PostgresLower = { ascii: boolean; letters: boolean; context: boolean };
 
-/** PostgreSQL's folds, given what its lower() does here. */
+/** PostgreSQL's folds, given what its lower() does here: none where it reads characters in context. */
 export const postgresFolds = (lower: PostgresLower): IndexFolds =>
-  foldsBy((c) => (isAscii(c) ? lower.ascii : lower.letters && inCheckedRange(c) && !SIGMAS.has(c)));
+  lower.context ? foldsBy((c) => (isAscii(c) ? lower.ascii : lower.letters && inCheckedRange(c) && !SIGMAS.has(c))) : () => false;
 
 /** Every letter of the checked ranges with another lowercase, and that lowercase (as one string each). */
 function checkedLetters(): { upper: string; lower: string } {
@@ -66,9 +71,9 @@ export function postgresLower(db: Kysely<Database>): Promise<PostgresLower> {
   let known = lowerOfPool.get(pool);
   if (!known) {
     const letters = checkedLetters();
-    const asking = sql<{ ascii: boolean; letters: boolean }>`select lower(${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'}::text) = ${'abcdefghijklmnopqrstuvwxyz'} as ascii,
-      lower(${letters.upper}::text) = ${letters.lower} as letters`.execute(db);
-    known = asking.then((r) => ({ ascii: r.rows[0]?.ascii === true, letters: r.rows[0]?.letters === true }));
+    const asking = sql<{ ascii: boolean; letters: boolean; context: boolean }>`select lower(${'ABCDEFGHIJKLMNOPQRSTUVWXYZ'}::text) = ${'abcdefghijklmnopqrstuvwxyz'} as ascii,
+      lower(${letters.upper}::text) = ${letters.lower} as letters, lower(${'I\u0307\u0301J\u0301'}::text) = ${'i\u0307\u0301j\u0301'} as context`.execute(db);
+    known = asking.then((r) => ({ ascii: r.rows[0]?.ascii === true, letters: r.rows[0]?.letters === true, context: r.rows[0]?.context === true }));
     // A failed question is asked again next time.
     known.catch(() => lowerOfPool.delete(pool));
     lowerOfPool.set(pool, known);
