@@ -19,6 +19,17 @@ export type FileReport = { file: string; type: RecordType; rows: number; status:
 const MAX_ISSUES = 100;
 const BATCH = 500;
 
+/** The path of the first string in a parsed row that holds U+0000, if any ('' for the row itself). */
+function nulAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulAt(inner, path ? `${path}.${key}` : key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 async function readRows<T extends RecordType>(file: string, type: T, issues: ImportIssue[]): Promise<{ line: number; row: ImportRow<T> }[]> {
   const rows: { line: number; row: ImportRow<T> }[] = [];
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -31,6 +42,11 @@ async function readRows<T extends RecordType>(file: string, type: T, issues: Imp
       value = JSON.parse(text);
     } catch {
       issues.push({ file, line, message: 'not valid JSON' });
+      continue;
+    }
+    const nul = nulAt(value);
+    if (nul !== undefined) {
+      issues.push({ file, line, message: `${nul || '(row)'}: holds U+0000 (a NUL character), which PostgreSQL cannot store and SQLite's text search stops at` });
       continue;
     }
     const parsed = ImportSchemas[type].safeParse(value);

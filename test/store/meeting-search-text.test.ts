@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { dialectsUnderTest, createTestDatabase } from '../support/databases.ts';
 import { ANCHOR, EMAILS, seededStore, type Seeded } from '../mcp/support.ts';
 import { importDirectory } from '../../src/data/import.ts';
@@ -111,6 +112,44 @@ for (const dialect of dialectsUnderTest()) {
       assert.deepEqual(await found('retroquentin'), []);
     });
   });
+
+  if (dialect === 'postgres') {
+    describe("each meeting's searchable text under writers at once (postgres)", () => {
+      let s: Seeded;
+      before(async () => (s = await seededStore(dialect, 30)));
+      after(() => s.cleanup());
+
+      it('keeps a new title written while a participant of the meeting is deleted or renamed, either way round', async () => {
+        const orgId = (await s.principal(EMAILS.ada)).orgId;
+        for (const [first, second] of [['title', 'participant'], ['participant', 'title']] as const) {
+          const m = await s.store.db.selectFrom('participants').select(['meeting_id', 'id']).where('org_id', '=', orgId).orderBy('meeting_id', first === 'title' ? 'asc' : 'desc').executeTakeFirstOrThrow();
+          const write = (what: 'title' | 'participant') =>
+            what === 'title'
+              ? sql`update meetings set title = ${`Renamed at once ${first}`} where org_id = ${orgId} and id = ${m.meeting_id}`
+              : sql`update participants set name = ${`Someone else ${first}`} where org_id = ${orgId} and meeting_id = ${m.meeting_id} and id = ${m.id}`;
+          // Two connections, each in a transaction: the second waits for the first's lock on the meeting's text.
+          await s.store.db.connection().execute(async (a) => {
+            await s.store.db.connection().execute(async (b) => {
+              await sql`begin`.execute(a);
+              await write(first).execute(a);
+              await sql`begin`.execute(b);
+              const waiting = write(second).execute(b);
+              await new Promise((resolve) => setTimeout(resolve, 200));
+              await sql`commit`.execute(a);
+              await waiting;
+              await sql`commit`.execute(b);
+            });
+          });
+          await assertKept(s.store, `${first} first, then ${second}`);
+        }
+      });
+
+      it('follows a truncated participants table', async () => {
+        await sql`truncate participants`.execute(s.store.db);
+        await assertKept(s.store, 'truncate');
+      });
+    });
+  }
 
   describe(`the upgrade to 0020 fills each meeting's text (${dialect})`, () => {
     it('writes one text per meeting of the rows already there', async () => {
