@@ -96,8 +96,9 @@ export const getMeetingTranscriptTool = defineTool({
     let wanted = roster;
     if (args.side !== 'all') wanted = wanted.filter((p) => p.side === args.side || (args.side === 'buyer' && p.side === 'unknown'));
     if (args.speakers) {
-      const keys = args.speakers.map((s) => s.trim().toLowerCase());
-      wanted = wanted.filter((p) => keys.includes(p.name.toLowerCase()) || (p.email !== null && keys.includes(p.email.toLowerCase())));
+      // Ignoring case as the text filters do (like.ts foldCase): "Νικος" names "ΝΙΚΟΣ".
+      const keys = args.speakers.map((s) => foldCase(s.trim().toWellFormed()));
+      wanted = wanted.filter((p) => keys.includes(foldCase(p.name)) || (p.email !== null && keys.includes(foldCase(p.email))));
       if (wanted.length === 0) {
         throw new InvalidArgument(`None of the speakers ${JSON.stringify(args.speakers)} speaks in this meeting${args.side !== 'all' ? ` on the ${args.side} side` : ''}.`, `Speakers: ${roster.map((p) => p.name).join(', ')}.`);
       }

@@ -7,6 +7,7 @@ import { cursorBinding, decodePosition, encodeCursor } from '../cursor.ts';
 import { InvalidArgument, NotFound } from '../errors.ts';
 import { appLink, estTokens, iso, ScopeSchema, scopeOf } from '../format/common.ts';
 import { findVisibleReport, sectionIndex, sectionsFrom } from '../../store/sales/reports.ts';
+import { foldCase } from '../../store/sales/like.ts';
 
 /** (section index, character offset within it). */
 const ReportPosition = z.tuple([z.number(), z.number()]);
@@ -44,8 +45,8 @@ export const readReportTool = defineTool({
     const index = await sectionIndex(db, r.org_id, r.id);
     let scope = index;
     if (args.section) {
-      const key = args.section.trim().toLowerCase();
-      scope = index.filter((s) => s.section_id.toLowerCase() === key || s.title.toLowerCase() === key);
+      const key = foldCase(args.section.trim().toWellFormed());
+      scope = index.filter((s) => foldCase(s.section_id) === key || foldCase(s.title) === key);
       if (scope.length === 0) throw new InvalidArgument(`Report ${r.id} has no section ${JSON.stringify(args.section)}.`, `Sections: ${index.map((s) => `${s.section_id} (${s.title})`).join(', ')}.`);
     }
     const { cursor, ...query } = args;

@@ -8,17 +8,17 @@
 // year at 100,000 meetings: ~0.3-0.4 s by the policy's predicate, ~20 ms this way, most of it his
 // attendance (a 2-core Xeon). A viewer owns nothing they see: their list reads their attendance as
 // it would (meeting-arms.ts).
-// The list keeps to the candidates and still tests each by the LIKE (meeting-filters.ts
+// The list keeps to the candidates and still tests each by the text test (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
-// window (~0.45 s on SQLite, ~0.65 s on PostgreSQL over a year of 100,000 meetings, whatever it
-// found). PostgreSQL reads the candidates by primary key; SQLite by key or, where its planner
-// prefers, walking the window's index with them as a filter, which tests the LIKE on none of the
+// window (before migration 0020's one text per meeting: ~0.45 s on SQLite, ~0.65 s on PostgreSQL
+// over a year of 100,000 meetings, whatever it found; ~75 and ~500 ms with it). PostgreSQL reads the candidates by primary key; SQLite by key or, where its planner
+// prefers, walking the window's index with them as a filter, which tests the text on none of the
 // others.
 //
 // A common text is left to the walk, which tests meetings in the list's order and finds its page
 // and capped count among the window's first few thousand. Which one a text is, is decided in two
 // bounded steps:
-// 1. the sample: the window's first 200 meetings in the list's order, tested by the LIKE. A text
+// 1. the sample: the window's first 200 meetings in the list's order, tested by the text test. A text
 //    in 6 of them (3 %) or more is common here: the walk (cost: ~1-2 ms). For anyone but an admin,
 //    the first 200 they see among the window's first 2,000 (fewer when they see few).
 // 2. the probe: the rows in the index that hold the probe's trigrams of `q` (text-probe.ts), at
@@ -64,7 +64,7 @@ const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5
 
 /**
  * Step 1: whether the text is in at least COMMON_IN_SAMPLE of the window's first SAMPLE_SIZE
- * meetings the caller sees. The LIKE is tested outside the sample's LIMIT, so only on those (and
+ * meetings the caller sees. The text is tested outside the sample's LIMIT, so only on those (and
  * meeting by meeting: textMatches).
  */
 async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Promise<boolean> {
@@ -166,7 +166,7 @@ async function postgresOwnedProbe(db: Kysely<Database>, s: Search, grams: string
 
 /**
  * The meetings the caller attended in the window, of owners other than `owners` (whose rows the
- * probe read), that match by the LIKE: read from their own attendance. CROSS JOIN keeps SQLite's
+ * probe read), that match by the text test: read from their own attendance. CROSS JOIN keeps SQLite's
  * planner to that order (from meetings, it would test meetings the caller cannot see); PostgreSQL
  * starts from the attendance index too.
  */
@@ -191,7 +191,7 @@ async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, ow
 
 /**
  * The meetings in the window that `q` can match, among those the caller sees: a superset of those
- * the LIKE matches there (the list still applies the policy and the LIKE). 'walk' for a text too
+ * the text test matches there (the list still applies the policy and the test). 'walk' for a text too
  * short to index or common (see the module comment).
  */
 export async function textCandidates(db: Kysely<Database>, s: Search, p: Principal): Promise<TextCandidates> {
