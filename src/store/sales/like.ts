@@ -91,7 +91,7 @@ export function foldCase(text: string): string {
 }
 
 /** A LIKE pattern for `lower(column)` holding the text, its wildcards escaped. */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
