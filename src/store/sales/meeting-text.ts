@@ -11,9 +11,9 @@
 // The list keeps to the candidates and still tests each by the text test (meeting-filters.ts
 // textMatches), so a rare text reads its few matches instead of testing every meeting of the
 // window (before migration 0020's one text per meeting: ~0.45 s on SQLite, ~0.65 s on PostgreSQL
-// over a year of 100,000 meetings, whatever it found; ~75 and ~500 ms with it). PostgreSQL reads the candidates by primary key; SQLite by key or, where its planner
-// prefers, walking the window's index with them as a filter, which tests the text on none of the
-// others.
+// over a year of 100,000 meetings, whatever it found; ~75 and ~500 ms with it). PostgreSQL reads
+// the candidates by primary key; SQLite by key or, where its planner prefers, walking the window's
+// index with them as a filter, which tests the text on none of the others.
 //
 // A common text is left to the walk, which tests meetings in the list's order and finds its page
 // and capped count among the window's first few thousand. Which one a text is, is decided in two
@@ -33,7 +33,7 @@ import { meetingVisible, ownersSeen } from '../../access/visibility.ts';
 import { capabilitiesOf } from '../database.ts';
 import type { KeysetOrder } from './keyset.ts';
 import { textMatches } from './meeting-filters.ts';
-import { textPattern } from './like.ts';
+import { textPattern, type TextPattern } from './like.ts';
 import { indexFoldsFor, probeTrigrams } from './text-probe.ts';
 import { ORG_SPAN } from '../migrations/0016-meeting-text-index.ts';
 import { OWNER_SPAN, ownerScope } from '../migrations/0017-meeting-text-owners.ts';
@@ -67,7 +67,7 @@ const isSqlite = (db: Kysely<Database>) => capabilitiesOf(db).fullText === 'fts5
  * meetings the caller sees. The text is tested outside the sample's LIMIT, so only on those (and
  * meeting by meeting: textMatches).
  */
-async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Promise<boolean> {
+async function commonInSample(db: Kysely<Database>, s: Search, match: TextPattern, p: Principal): Promise<boolean> {
   const first = (limit: number) =>
     db
       .selectFrom('meetings as m')
@@ -82,7 +82,7 @@ async function commonInSample(db: Kysely<Database>, s: Search, p: Principal): Pr
     ownersSeen(p) === 'all'
       ? first(SAMPLE_SIZE)
       : db.selectFrom(first(SAMPLE_WALK).as('m')).select(['m.org_id', 'm.id', 'm.title']).where(meetingVisible(p, 'm', { from: s.from, to: s.to })).orderBy('m.start_at', s.order).orderBy('m.id', s.order).limit(SAMPLE_SIZE);
-  const found = await db.selectFrom(sample.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(textPattern(db, s.q))).executeTakeFirst();
+  const found = await db.selectFrom(sample.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).where(textMatches(match)).executeTakeFirst();
   return Number(found?.n ?? 0) >= COMMON_IN_SAMPLE;
 }
 
@@ -170,7 +170,7 @@ async function postgresOwnedProbe(db: Kysely<Database>, s: Search, grams: string
  * planner to that order (from meetings, it would test meetings the caller cannot see); PostgreSQL
  * starts from the attendance index too.
  */
-async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, owners: string[]): Promise<string[]> {
+async function attendedMatches(db: Kysely<Database>, s: Search, match: TextPattern, p: Principal, owners: string[]): Promise<string[]> {
   let q = db
     .selectFrom('participants as pa')
     .crossJoin('meetings as m')
@@ -185,7 +185,7 @@ async function attendedMatches(db: Kysely<Database>, s: Search, p: Principal, ow
     .where('m.start_at', '>=', s.from)
     .where('m.start_at', '<', s.to);
   if (owners.length) q = q.where('m.owner_id', 'not in', owners);
-  const rows = await q.where(textMatches(textPattern(db, s.q))).execute();
+  const rows = await q.where(textMatches(match)).execute();
   return rows.map((r) => r.id);
 }
 
@@ -201,13 +201,15 @@ export async function textCandidates(db: Kysely<Database>, s: Search, p: Princip
   // None: shorter than three characters, or no trigram the index folds as `q` is tested (text-probe.ts).
   const grams = probeTrigrams(s.q, await indexFoldsFor(db, s.q));
   if (grams.length === 0) return 'walk';
-  if (await commonInSample(db, s, p)) return 'walk';
+  // Built once for the sample and the attended meetings (a text beyond ASCII builds classes).
+  const match = textPattern(db, s.q);
+  if (await commonInSample(db, s, match, p)) return 'walk';
   if (seen === 'all') return isSqlite(db) ? sqliteProbe(db, s, grams) : postgresProbe(db, s, grams);
   // Once each: a manager in a team he manages is among its members too.
   const owners = [...new Set(seen)];
   const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, grams, owners);
   if (owned === 'walk') return 'walk';
-  const attended = await attendedMatches(db, s, p, owners);
+  const attended = await attendedMatches(db, s, match, p, owners);
   if (attended.length === 0) return owned;
   return candidates(JSON.stringify([...new Set([...(JSON.parse(owned.idsJson) as string[]), ...attended])]));
 }

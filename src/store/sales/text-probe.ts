@@ -18,7 +18,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { capabilitiesOf } from '../database.ts';
-import { caseKey, casesOf, isPlain, uncased } from './like.ts';
+import { caseKey, casesOf, isPlain } from './like.ts';
 
 /** Whether the index folds every case of a character to one (for a text that is not plain). */
 export type IndexFolds = (c: string) => boolean;
@@ -31,8 +31,11 @@ export function inCheckedRange(c: string): boolean {
   return (cp >= 0x80 && cp < 0x500 && cp !== 0x37f) || (cp >= 0x1e00 && cp < 0x2000) || cp === 0x2126 || cp === 0x212a || cp === 0x212b;
 }
 
-/** A letter of one case, or one whose every case passes `member`. */
-const foldsBy = (member: (c: string) => boolean) => (c: string) => uncased(c) || casesOf(c).length === 1 || casesOf(c).every(member);
+/** A character of one case (or none), or one whose every case passes `member`. */
+const foldsBy = (member: (c: string) => boolean) => (c: string) => {
+  const cases = casesOf(c);
+  return cases.length === 1 || cases.every(member);
+};
 
 const isAscii = (c: string) => c < '\u0080';
 
