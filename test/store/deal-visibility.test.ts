@@ -4,14 +4,17 @@
 // both must agree with the policy, including deals the caller sees only through a linked meeting.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 import { createUser } from '../../src/store/users.ts';
-import { countDeals, findVisibleDeal, listDeals, PROBES_PER_DEAL, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { countDeals, findVisibleDeal, firstDealsPage, listDeals, PROBES_PER_DEAL, searchFirstPageQuery, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
 import { dealVisibleTo, meetingVisibleTo, seededWorld, type RawDeal, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
+/** The first page's size in the checks of firstDealsPage: smaller than most callers' matches, so the total is counted. */
+const FIRST_PAGE = 4;
 
 /**
  * Deals owned by someone else that a caller sees only through a meeting linked to them: one on a
@@ -232,6 +235,9 @@ for (const dialect of dialectsUnderTest()) {
         { accountDomain: someDomain },
         { upcomingAfter: ANCHOR },
         { search: word, status: 'open', amountMin: quartile(byAmount, 0.25) },
+        // Texts in most deals' names or accounts: more matches than a first page for every caller.
+        { search: 'A' },
+        { search: 'an', status: 'open' },
         // Each owner, the callers themselves and their managed members among them; and each team.
         ...[...new Set(deals.map((d) => d.owner_id))].sort().map((ownerId) => ({ ownerId })),
         ...[...new Set(deals.map((d) => d.team_id).filter((t) => t !== null))].sort().map((teamId) => ({ teamId: teamId! })),
@@ -243,12 +249,33 @@ for (const dialect of dialectsUnderTest()) {
           const visible = deals.filter((d) => dealVisibleTo(world, p, d) && keeps(world, p, f, d));
           if (visible.length > 0) kinds.add(JSON.stringify(f));
           for (const sort of Object.keys(SORTS) as DealSort[]) {
-            assert.deepEqual(await everyPage(s, p, f, sort), inOrder(visible, sort), `${p.email} (${p.role}) ${JSON.stringify(f)} ${sort}`);
+            const want = inOrder(visible, sort);
+            assert.deepEqual(await everyPage(s, p, f, sort), want, `${p.email} (${p.role}) ${JSON.stringify(f)} ${sort}`);
+            // The tool's first page and total (a search's from one statement): the same deals, counted in all.
+            const first = await firstDealsPage(s.store.db, p, f, sort, FIRST_PAGE);
+            assert.deepEqual({ ids: first.rows.map((r) => r.id), total: await first.total() }, { ids: want.slice(0, FIRST_PAGE), total: want.length }, `${p.email} (${p.role}) first page ${JSON.stringify(f)} ${sort}`);
           }
           assert.equal(await countDeals(s.store.db, p, f), visible.length, `${p.email} (${p.role}) count ${JSON.stringify(f)}`);
         }
       }
       assert.deepEqual(filters.map((f) => JSON.stringify(f)).filter((f) => !kinds.has(f)), [], 'every filter keeps some deal for someone');
+      for (const p of principals) {
+        const none = await firstDealsPage(s.store.db, p, { search: 'no deal is named this' }, 'amount_desc', FIRST_PAGE);
+        assert.deepEqual({ rows: none.rows, total: await none.total() }, { rows: [], total: 0 }, `${p.email}: a search that matches nothing`);
+      }
+    });
+
+    // SQLite only (PostgreSQL plans by cost): a search's first page reads its few deals by key, in
+    // every sort, not every deal in the sort's order to spare sorting the page (with statistics).
+    if (dialect === 'sqlite') it("reads a search's first page by key", async () => {
+      await sql`analyze`.execute(s.store.db);
+      const admin = principals.find((p) => p.role === 'admin')!;
+      for (const sort of Object.keys(SORTS) as DealSort[]) {
+        const q = searchFirstPageQuery(s.store.db, admin, { search: 'a' }, sort, FIRST_PAGE).compile(s.store.db);
+        const plan = (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
+        const [fp, d] = [plan.indexOf('SCAN fp'), plan.findIndex((line) => /^SEARCH d USING (?:COVERING )?INDEX sqlite_autoindex_deals_1 \(org_id=\? AND id=\?\)$/.test(line))];
+        assert.ok(fp >= 0 && d > fp, `${sort}:\n${plan.join('\n')}`);
+      }
     });
   });
 }

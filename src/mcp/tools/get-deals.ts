@@ -5,7 +5,7 @@ import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgP
 import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
 import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
-import { countDealsBeside, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { firstDealsPage, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
 import { dealMeetingStats } from '../../store/sales/deal-meetings.ts';
 import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
@@ -73,16 +73,16 @@ export const getDealsTool = defineTool({
     const { cursor, limit, ...query } = args;
     const binding = cursorBinding(ctx, 'get_deals', query);
     const after = cursor ? decodePosition(binding, cursor, DealPosition) : null;
-    // The first page's total, started beside the page where the database can (deals.ts).
-    const counted = cursor ? null : countDealsBeside(db, ctx.principal, f);
-    const rows = await listDeals(db, ctx.principal, f, sort, after, limit + 1);
+    // A first page comes with its total (deals.ts firstDealsPage); a later one has none.
+    const first = after === null ? await firstDealsPage(db, ctx.principal, f, sort, limit + 1) : null;
+    const rows = first ? first.rows : await listDeals(db, ctx.principal, f, sort, after, limit + 1);
     const page = rows.slice(0, limit);
     const ids = page.map((d) => d.id);
     const [owners, stats, choice, total] = await Promise.all([
       usersById(db, ctx.principal.orgId, page.map((d) => d.owner_id)),
       dealMeetingStats(db, ctx.principal, ids, ctx.now),
       defaultQualificationAgent(ctx),
-      counted === null ? null : rows.length <= limit ? rows.length : counted(),
+      first ? first.total() : null,
     ]);
     const quals = choice.kind === 'chosen' ? await qualificationResultsForDeals(db, ctx.principal.orgId, ids, choice.agent.id) : [];
     const percent = new Map(quals.map((q) => [q.deal_id, qualificationTotals(parseJson(DimensionsJson, q.dimensions)).percent]));
