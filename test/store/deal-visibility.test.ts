@@ -277,6 +277,19 @@ for (const dialect of dialectsUnderTest()) {
         assert.ok(fp >= 0 && d > fp, `${sort}:\n${plan.join('\n')}`);
       }
     });
+
+    // Migration 0021 (SQLite only): an admin's search tests each deal's name and each account's
+    // name and domain in an index, reading no row, the default open deals and every status alike.
+    if (dialect === 'sqlite') it("tests an admin's search in the search indexes, reading no deal or account row", async () => {
+      await sql`analyze`.execute(s.store.db);
+      const admin = principals.find((p) => p.role === 'admin')!;
+      for (const [f, deals] of [[{ search: 'zz', status: 'open' }, '(org_id=? AND status=?)'], [{ search: 'zz' }, '(org_id=?)']] as const) {
+        const q = searchFirstPageQuery(s.store.db, admin, f, 'close_date_asc', FIRST_PAGE).compile(s.store.db);
+        const plan = (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
+        assert.ok(plan.includes(`SEARCH d USING COVERING INDEX deals_search ${deals}`), plan.join('\n'));
+        assert.ok(plan.includes('SEARCH sa USING COVERING INDEX accounts_search (org_id=?)'), plan.join('\n'));
+      }
+    });
   });
 }
 

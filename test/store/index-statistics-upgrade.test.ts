@@ -1,4 +1,4 @@
-// Migrations 0014's and 0015's indexes on SQLite: a database that has planner statistics (a bulk load wrote
+// Migrations 0014's, 0015's and 0021's indexes on SQLite: a database that has planner statistics (a bulk load wrote
 // them) gets theirs too, so the planner does not guess for them beside measured ones (it then read
 // a page's participants through an index in no order and sorted them); one without statistics
 // keeps none, so every index is guessed alike. Statistics are SQLite's (sqlite_stat1): PostgreSQL
@@ -12,7 +12,7 @@ import { migrateToLatest, openStore, type Store } from '../../src/store/database
 import { seedDemo } from '../../src/data/seed.ts';
 import { ANCHOR } from '../mcp/support.ts';
 
-const NEW_INDEXES = ['deals_amount', 'deals_close', 'deals_status_amount', 'meetings_id_deal', 'meetings_upcoming', 'participants_meeting_email'];
+const NEW_INDEXES = ['accounts_search', 'deals_amount', 'deals_close', 'deals_search', 'deals_status_amount', 'meetings_id_deal', 'meetings_upcoming', 'participants_meeting_email'];
 
 async function statisticsOf(store: Store): Promise<string[] | null> {
   const table = await sql`select 1 from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(store.db);
@@ -21,7 +21,7 @@ async function statisticsOf(store: Store): Promise<string[] | null> {
   return rows.rows.map((r) => r.idx);
 }
 
-describe('migrations 0014 and 0015 and planner statistics (sqlite)', () => {
+describe('migrations 0014, 0015 and 0021 and planner statistics (sqlite)', () => {
   const opened: { database: TestDatabase; store: Store }[] = [];
   const open = async () => {
     const database = await createTestDatabase('sqlite');

@@ -20,6 +20,7 @@ import * as meetingTextOwners from './0017-meeting-text-owners.ts';
 import * as participantDeal from './0018-participant-deal.ts';
 import * as dealStatusLookup from './0019-deal-status-lookup.ts';
 import * as meetingSearchText from './0020-meeting-search-text.ts';
+import * as dealSearchIndex from './0021-deal-search-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-participant-deal': participantDeal,
   '0019-deal-status-lookup': dealStatusLookup,
   '0020-meeting-search-text': meetingSearchText,
+  '0021-deal-search-index': dealSearchIndex,
 };
