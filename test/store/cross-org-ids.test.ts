@@ -11,6 +11,7 @@ import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 import { findVisibleMeeting, findVisibleMeetingDetail, listMeetings, type MeetingFilters } from '../../src/store/sales/meetings.ts';
 import { countDeals, findVisibleDeal, listDeals } from '../../src/store/sales/deals.ts';
+import { firstDealsPage } from '../../src/store/sales/deal-first-page.ts';
 import { attends, dealVisibleTo, meetingVisibleTo, seededWorld, type Cast, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
@@ -109,18 +110,26 @@ for (const dialect of dialectsUnderTest()) {
     });
 
     it("lists, counts and finds each user's own organization's deals only", async () => {
+      let searchers = 0;
       for (const p of principals) {
         const want = world.deals.filter((d) => dealVisibleTo(world, p, d)).map((d) => d.id).sort();
         const listed = await listDeals(s.store.db, p, {}, 'close_date_asc', null, 5000);
         assert.deepEqual(listed.map((d) => d.id).sort(), want, p.email);
         assert.ok(!listed.some((d) => d.name.startsWith(COPY)), p.email);
         assert.equal(await countDeals(s.store.db, p, {}), want.length, p.email);
+        // A search's first page (one statement, deal-first-page.ts searchFirstPage) reads its deals by their
+        // ids after the policy: by the whole key, so no copy of the same id comes with them.
+        const searched = await firstDealsPage(s.store.db, p, { search: 'a' }, 'close_date_asc', 5000);
+        if (searched.rows.some((d) => copied.dealIds.includes(d.id))) searchers++;
+        assert.deepEqual(searched.rows, await listDeals(s.store.db, p, { search: 'a' }, 'close_date_asc', null, 5000), p.email);
+        assert.equal(await searched.total(), searched.rows.length, p.email);
         for (const id of copied.dealIds.slice(0, 40)) {
           const d = await findVisibleDeal(s.store.db, p, id);
           assert.equal(d !== undefined, want.includes(id), `${p.email} ${id}`);
           assert.ok(!d?.name.startsWith(COPY));
         }
       }
+      assert.ok(searchers >= 3, `users whose search finds deals whose ids Globex copied: ${searchers}`);
     });
   });
 }

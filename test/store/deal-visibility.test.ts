@@ -9,7 +9,8 @@ import { dialectsUnderTest } from '../support/databases.ts';
 import { ANCHOR, EMAILS, type Seeded } from '../mcp/support.ts';
 import type { Principal } from '../../src/access/principal.ts';
 import { createUser } from '../../src/store/users.ts';
-import { countDeals, findVisibleDeal, firstDealsPage, listDeals, PROBES_PER_DEAL, searchFirstPageQuery, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { countDeals, findVisibleDeal, listDeals, PROBES_PER_DEAL, type DealFilters, type DealSort } from '../../src/store/sales/deals.ts';
+import { firstDealsPage, searchFirstPageQuery } from '../../src/store/sales/deal-first-page.ts';
 import { dealVisibleTo, meetingVisibleTo, seededWorld, type RawDeal, type World } from './policy-oracle.ts';
 
 const DAY = 86_400_000;
@@ -254,6 +255,8 @@ for (const dialect of dialectsUnderTest()) {
             // The tool's first page and total (a search's from one statement): the same deals, counted in all.
             const first = await firstDealsPage(s.store.db, p, f, sort, FIRST_PAGE);
             assert.deepEqual({ ids: first.rows.map((r) => r.id), total: await first.total() }, { ids: want.slice(0, FIRST_PAGE), total: want.length }, `${p.email} (${p.role}) first page ${JSON.stringify(f)} ${sort}`);
+            // A search's rows come from its own statement: the same rows, every column, as a list's.
+            if (f.search) assert.deepEqual(first.rows, await listDeals(s.store.db, p, f, sort, null, FIRST_PAGE), `${p.email} (${p.role}) first page rows ${JSON.stringify(f)} ${sort}`);
           }
           assert.equal(await countDeals(s.store.db, p, f), visible.length, `${p.email} (${p.role}) count ${JSON.stringify(f)}`);
         }
@@ -267,6 +270,7 @@ for (const dialect of dialectsUnderTest()) {
 
     // SQLite only (PostgreSQL plans by cost): a search's first page reads its few deals by key, in
     // every sort, not every deal in the sort's order to spare sorting the page (with statistics).
+    // This test and the next are the suite's last: they analyze its database.
     if (dialect === 'sqlite') it("reads a search's first page by key", async () => {
       await sql`analyze`.execute(s.store.db);
       const admin = principals.find((p) => p.role === 'admin')!;

@@ -5,7 +5,8 @@ import { cursorParam, limitParam, normalizeProspectOrg, ownerParam, prospectOrgP
 import { cursorBinding, decodePosition, pageOf } from '../cursor.ts';
 import { fitItems, listPage, iso, LIST_BUDGET_CHARS, pageFields, ScopeSchema, scopeOf } from '../format/common.ts';
 import { DealHeaderSchema, dealHeader } from '../format/deals.ts';
-import { firstDealsPage, listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { listDeals, type DealFilters, type DealSort } from '../../store/sales/deals.ts';
+import { firstDealsPage } from '../../store/sales/deal-first-page.ts';
 import { dealMeetingStats } from '../../store/sales/deal-meetings.ts';
 import { qualificationResultsForDeals } from '../../store/sales/agents.ts';
 import { usersById } from '../../store/sales/lookups.ts';
@@ -73,7 +74,7 @@ export const getDealsTool = defineTool({
     const { cursor, limit, ...query } = args;
     const binding = cursorBinding(ctx, 'get_deals', query);
     const after = cursor ? decodePosition(binding, cursor, DealPosition) : null;
-    // A first page comes with its total (deals.ts firstDealsPage); a later one has none.
+    // A first page comes with its total (deal-first-page.ts); a later one has none.
     const first = after === null ? await firstDealsPage(db, ctx.principal, f, sort, limit + 1) : null;
     const rows = first ? first.rows : await listDeals(db, ctx.principal, f, sort, after, limit + 1);
     const page = rows.slice(0, limit);

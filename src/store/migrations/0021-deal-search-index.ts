@@ -1,5 +1,5 @@
 // SQLite: what get_deals' search tests, in an index, so a search reads no deal's or account's row
-// to test it. A search's matches are gathered in one pass (sales/deals.ts searchFirstPage), and for
+// to test it. A search's matches are gathered in one pass (sales/deal-first-page.ts searchFirstPage), and for
 // an admin, who sees every deal, that pass tested every deal of the status through its row (its
 // name) and read every account of the organization for its name and domain: on W1's dataset
 // (100,000 meetings, 20,000 deals, 10,000 accounts; 2-core Xeon, through the tool, medians of 7,
