@@ -117,8 +117,8 @@ for (const dialect of dialectsUnderTest()) {
         assert.deepEqual(listed.map((d) => d.id).sort(), want, p.email);
         assert.ok(!listed.some((d) => d.name.startsWith(COPY)), p.email);
         assert.equal(await countDeals(s.store.db, p, {}), want.length, p.email);
-        // A search's first page (one statement, deal-first-page.ts searchFirstPage) reads its deals by their
-        // ids after the policy: by the whole key, so no copy of the same id comes with them.
+        // A search's first page (one statement, deal-first-page.ts) reads its deals by their ids after
+        // the policy: by the whole key, so no copy of the same id comes with them.
         const searched = await firstDealsPage(s.store.db, p, { search: 'a' }, 'close_date_asc', 5000);
         if (searched.rows.some((d) => copied.dealIds.includes(d.id))) searchers++;
         assert.deepEqual(searched.rows, await listDeals(s.store.db, p, { search: 'a' }, 'close_date_asc', null, 5000), p.email);

@@ -70,9 +70,10 @@ export function searchFirstPageQuery(db: Kysely<Database>, p: Principal, f: Deal
   const order = sql.raw(dir);
   // `${matched}`: Kysely writes a query builder in parentheses itself. The page size is written into
   // the SQL, as the compilers write every page size (literal-limit.ts). CROSS JOIN keeps SQLite
-  // reading the page's deals by key: to spare the final sort it walked every deal in the sort's
-  // order instead (an admin's "acme" by amount: ~50 → ~80 ms). The page's deals are read by their
-  // whole key: ids are unique within an organization only.
+  // reading the page's deals by key whatever it guesses of the page's size: with the size bound
+  // and a plain join it walked every deal in the sort's order to spare the final sort (an admin's
+  // "acme" by amount: ~50 → ~80 ms). The page's deals are read by their whole key: ids are unique
+  // within an organization only.
   return sql<DealRow & { total_matched: number | string }>`with matched as materialized ${matched},
       first_page as (select id from matched order by k ${order}, id ${order} limit ${sql.lit(limit)})
     select d.*, a.domain as account_domain, a.name as account_name, (select count(*) from matched) as total_matched
