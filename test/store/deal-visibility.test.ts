@@ -270,7 +270,7 @@ for (const dialect of dialectsUnderTest()) {
 
     /** SQLite's plan of a search's first page, a line per step. */
     const searchPlan = async (p: Principal, f: DealFilters, sort: DealSort) => {
-      const q = searchFirstPageQuery(s.store.db, p, f, sort, FIRST_PAGE).compile(s.store.db);
+      const q = searchFirstPageQuery(s.store.db, p, f, sort, FIRST_PAGE).compile();
       return (await s.store.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` })).rows.map((r) => r.detail);
     };
 

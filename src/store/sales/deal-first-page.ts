@@ -1,7 +1,7 @@
 // A first page of get_deals with its total: a search's from one statement over its matches, any
 // other filter's walked with its count beside it (deals.ts holds the page, the count and the
 // policy's reads).
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { capabilitiesOf } from '../database.ts';
@@ -36,7 +36,6 @@ export type DealsFirstPage = { rows: DealRow[]; total: () => Promise<number> };
  * holds every match is its length.
  */
 export async function firstDealsPage(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, limit: number): Promise<DealsFirstPage> {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a page of ${limit} deals`);
   if (f.search) return searchFirstPage(db, p, f, sort, limit);
   const counted = countDealsBeside(db, p, f);
   const rows = await listDeals(db, p, f, sort, null, limit);
@@ -56,29 +55,33 @@ export async function firstDealsPage(db: Kysely<Database>, p: Principal, f: Deal
  * other cases measured in README "get_deals' search".
  */
 async function searchFirstPage(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, limit: number): Promise<DealsFirstPage> {
-  const q = searchFirstPageQuery(db, p, f, sort, limit);
-  const rows = await executePlannedPerCall(db, { compile: () => q.compile(db) });
+  const rows: (DealRow & { total_matched?: number | string | null })[] = await executePlannedPerCall(db, searchFirstPageQuery(db, p, f, sort, limit));
   const total = Number(rows[0]?.total_matched ?? 0);
-  for (const row of rows) delete (row as { total_matched?: unknown }).total_matched;
+  for (const row of rows) delete row.total_matched;
   return { rows, total: async () => total };
 }
 
 /** searchFirstPage's statement (exported for the test of its SQLite plan). */
 export function searchFirstPageQuery(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, limit: number) {
   const { col, dir } = SORTS[sort];
-  const matched = matching(db, p, f, 'set').select(['d.id', sql<string | number>`${sql.ref(col)}`.as('k')]);
-  const order = sql.raw(dir);
-  // `${matched}`: Kysely writes a query builder in parentheses itself. The page size is written into
-  // the SQL, as the compilers write every page size (literal-limit.ts). CROSS JOIN keeps SQLite
-  // reading the page's deals by key whatever it guesses of the page's size: with the size bound
-  // and a plain join it walked every deal in the sort's order to spare the final sort (an admin's
-  // "acme" by amount: ~50 → ~80 ms). The page's deals are read by their whole key: ids are unique
-  // within an organization only.
-  return sql<DealRow & { total_matched: number | string }>`with matched as materialized ${matched},
-      first_page as (select id from matched order by k ${order}, id ${order} limit ${sql.lit(limit)})
-    select d.*, a.domain as account_domain, a.name as account_name, (select count(*) from matched) as total_matched
-    from first_page fp cross join deals d
-    join accounts a on a.org_id = d.org_id and a.id = d.account_id
-    where d.org_id = ${p.orgId} and d.id = fp.id
-    order by ${sql.ref(col)} ${order}, d.id ${order}`;
+  // CROSS JOIN keeps SQLite reading the page's deals by key whatever it guesses of the page's size:
+  // with the size bound and a plain join it walked every deal in the sort's order to spare the
+  // final sort (an admin's "acme" by amount: ~50 → ~80 ms). The page's deals are read by their
+  // whole key: ids are unique within an organization only.
+  return db
+    .with(
+      (cte) => cte('matched').materialized(),
+      () => matching(db, p, f, 'set').select((eb) => ['d.id', eb.ref(col).as('k')]),
+    )
+    .with('first_page', (qb) => qb.selectFrom('matched').select('id').orderBy('k', dir).orderBy('id', dir).limit(limit))
+    .selectFrom('first_page as fp')
+    .crossJoin('deals as d')
+    .innerJoin('accounts as a', (j) => j.onRef('a.org_id', '=', 'd.org_id').onRef('a.id', '=', 'd.account_id'))
+    .where('d.org_id', '=', p.orgId)
+    .whereRef('d.id', '=', 'fp.id')
+    .selectAll('d')
+    .select(['a.domain as account_domain', 'a.name as account_name'])
+    .select((eb) => eb.selectFrom('matched').select(eb.fn.countAll<number>().as('n')).as('total_matched'))
+    .orderBy(col, dir)
+    .orderBy('d.id', dir);
 }
