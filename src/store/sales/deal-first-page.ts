@@ -6,7 +6,7 @@ import type { Database } from '../schema.ts';
 import type { Principal } from '../../access/principal.ts';
 import { capabilitiesOf } from '../database.ts';
 import { executePlannedPerCall } from '../plan-cache.ts';
-import { countDeals, listDeals, matching, SORTS, type DealFilters, type DealRow, type DealSort } from './deals.ts';
+import { countDeals, countRead, listDeals, matching, SORTS, type DealFilters, type DealRow, type DealSort } from './deals.ts';
 
 /**
  * countDeals for a page about to be read, as a function that gives it. Where statements run side
@@ -46,8 +46,8 @@ export async function firstDealsPage(db: Kysely<Database>, p: Principal, f: Deal
  * A search's first page and total from one pass over its matches. Walked in the sort's order, a
  * page stops early only for a common text; for a rarer one it tests every deal of the status (its
  * name through its row, and the matching accounts), and when it fills a page the count tests them
- * all again. Here the deals that match and that the caller may see (the policy read as one set, as
- * a count reads it) are gathered once with their sort key; the page is the first of them in the
+ * all again. Here the deals that match and that the caller may see (the policy read as a count
+ * reads it, countRead) are gathered once with their sort key; the page is the first of them in the
  * sort's order, read with their rows and accounts, and the total is how many there are, from the
  * same snapshot. On PostgreSQL that is one connection where the page and its count held two. A
  * common text pays for sorting its matches' keys where its walk stopped early: an admin's "a"
@@ -71,7 +71,7 @@ export function searchFirstPageQuery(db: Kysely<Database>, p: Principal, f: Deal
   return db
     .with(
       (cte) => cte('matched').materialized(),
-      () => matching(db, p, f, 'set').select((eb) => ['d.id', eb.ref(col).as('k')]),
+      () => matching(db, p, f, countRead(db, p)).select((eb) => ['d.id', eb.ref(col).as('k')]),
     )
     .with('first_page', (qb) => qb.selectFrom('matched').select('id').orderBy('k', dir).orderBy('id', dir).limit(limit))
     .selectFrom('first_page as fp')
