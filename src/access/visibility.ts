@@ -98,9 +98,10 @@ function linkedDealIds(p: Principal, owners: string[], ownedDeals: boolean): Raw
  * How a deal query reads the policy, by what it reads deals for:
  * - `walk` (a page, in its sort order): the owner, from the row the walk already holds, or the
  *   linked set, hashed once.
- * - `set` (a count): one set, owned and linked deals together, each deal read by its key. "Owner or
- *   in the set" made the count look up the owner of every deal of the status: a member's count of
- *   open deals at 100,000 meetings took ~45 ms on SQLite, ~15 ms as one set. A page is the other way
+ * - `set` (a count, but a PostgreSQL manager's: deals.ts countRead): one set, owned and linked
+ *   deals together, each deal read by its key. "Owner or in the set" made the count look up the
+ *   owner of every deal of the status: a member's count of open deals at 100,000 meetings took
+ *   ~45 ms on SQLite, ~15 ms as one set. A page is the other way
  *   round: its walk stops after a page, and a manager's page took ~30 ms that way, ~48 ms as one set.
  * - `probe` (one deal, or each deal a page walks before it builds the set: deals.ts listDeals): its
  *   owner, then its own meetings (deal index) with the meeting policy, a few rows where the set

@@ -225,9 +225,9 @@ export async function listDeals(db: Kysely<Database>, p: Principal, f: DealFilte
 }
 
 /**
- * How many deals match: the deals alone, the policy read as one set (DealRead `set`), planned for
- * its values as the page is (a named statement's plan counted a viewer's deals with upcoming
- * meetings in ~960 ms on PostgreSQL, ~75 ms planned for her). The list's
+ * How many deals match: the deals alone, the policy read as countRead says (mostly as one set),
+ * planned for its values as the page is (a named statement's plan counted a viewer's deals with
+ * upcoming meetings in ~960 ms on PostgreSQL, ~75 ms planned for her). The list's
  * join to each deal's account drops no deal (an import refuses a deal whose account it does not
  * hold, and no writer deletes accounts), and looking up every counted deal's account was most of
  * the count (an admin's 12,470 open deals at 100,000 meetings: ~50 ms on SQLite, ~2 ms without).
@@ -237,7 +237,7 @@ export async function countDeals(db: Kysely<Database>, p: Principal, f: DealFilt
   return Number(row?.n ?? 0);
 }
 
-/** countDeals' statement (exported for the tests of its SQLite plan: migrations 0018, 0019). */
+/** countDeals' statement (exported for the tests of its plans: SQLite's, migrations 0018, 0019; PostgreSQL's, countRead). */
 export function countQuery(db: Kysely<Database>, p: Principal, f: DealFilters) {
   return matching(db, p, f, countRead(db, p)).select((eb) => eb.fn.countAll<number>().as('n'));
 }
