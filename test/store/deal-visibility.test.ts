@@ -17,6 +17,15 @@ const DAY = 86_400_000;
 /** The first page's size in the checks of firstDealsPage: smaller than most callers' matches, so the total is counted. */
 const FIRST_PAGE = 4;
 
+/** `n` open deals of one owner and account, named `<name> <i>` (for the plan tests, which need thousands). */
+async function addOpenDeals(s: Seeded, orgId: string, accountId: string, ownerId: string, name: string, n: number): Promise<void> {
+  const deals = Array.from({ length: n }, (_, i) => ({
+    org_id: orgId, id: `deal_${name.toLowerCase()}_${i}`, account_id: accountId, name: `${name} ${i}`, owner_id: ownerId, team_id: null, stage: 'discovery', status: 'open' as const,
+    amount: 1000 + i, currency: 'USD', close_date: '2026-12-01', crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
+  }));
+  for (let i = 0; i < n; i += 1000) await s.store.db.insertInto('deals').values(deals.slice(i, i + 1000)).execute();
+}
+
 /**
  * Deals owned by someone else that a caller sees only through a meeting linked to them: one on a
  * meeting the member owns, one on a meeting she attends, one on a meeting a manager's member owns.
@@ -282,11 +291,7 @@ for (const dialect of dialectsUnderTest()) {
     if (dialect === 'sqlite') it("reads a search's first page by key", async () => {
       const admin = principals.find((p) => p.role === 'admin')!;
       const account = (await s.store.db.selectFrom('accounts').select('id').where('org_id', '=', admin.orgId).executeTakeFirstOrThrow()).id;
-      const many = Array.from({ length: 4000 }, (_, i) => ({
-        org_id: admin.orgId, id: `deal_many_${i}`, account_id: account, name: `Many ${i}`, owner_id: admin.userId, team_id: null, stage: 'discovery', status: 'open' as const,
-        amount: 1000 + i, currency: 'USD', close_date: '2026-12-01', crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
-      }));
-      for (let i = 0; i < many.length; i += 200) await s.store.db.insertInto('deals').values(many.slice(i, i + 200)).execute();
+      await addOpenDeals(s, admin.orgId, account, admin.userId, 'Many', 4000);
       await sql`analyze`.execute(s.store.db);
       for (const sort of Object.keys(SORTS) as DealSort[]) {
         const plan = await searchPlan(admin, { search: 'a' }, sort);
@@ -319,11 +324,7 @@ for (const dialect of dialectsUnderTest()) {
       const member = max.managedMemberIds.find((id) => id !== max.userId)!;
       const account = (await s.store.db.selectFrom('accounts').select('id').where('org_id', '=', max.orgId).executeTakeFirstOrThrow()).id;
       const counted = await countDeals(s.store.db, max, {});
-      const many = Array.from({ length: 20000 }, (_, i) => ({
-        org_id: max.orgId, id: `deal_team_${i}`, account_id: account, name: `Team ${i}`, owner_id: member, team_id: null, stage: 'discovery', status: 'open' as const,
-        amount: 1000 + i, currency: 'USD', close_date: '2026-12-01', crm_system: 'none' as const, crm_opportunity_id: null, crm_url: null, crm_custom_fields: '{}', created_at: ANCHOR, updated_at: ANCHOR,
-      }));
-      for (let i = 0; i < many.length; i += 1000) await s.store.db.insertInto('deals').values(many.slice(i, i + 1000)).execute();
+      await addOpenDeals(s, max.orgId, account, member, 'Team', 20000);
       // As after an import: statistics, and the visibility map that lets the deals' key be read from the index alone.
       await s.store.refreshStatistics();
       type PlanNode = { 'Node Type': string; Plans?: PlanNode[] };
@@ -331,7 +332,7 @@ for (const dialect of dialectsUnderTest()) {
       const types = (n: PlanNode): string[] => [n['Node Type'], ...(n.Plans ?? []).flatMap(types)];
       const plan = types(await planOf(countQuery(s.store.db, max, {}).compile()));
       assert.ok(!plan.includes('Nested Loop'), `count: ${plan.join(', ')}`);
-      assert.equal(await countDeals(s.store.db, max, {}), counted + many.length);
+      assert.equal(await countDeals(s.store.db, max, {}), counted + 20000);
     });
   });
 }
