@@ -36,14 +36,12 @@ function attended(p: Principal, alias: string, window?: StartWindow): Bool {
  * Whose rows the caller sees because they own them (domain.md "Who sees what"): an admin every
  * owner's; a manager of teams themselves and those teams' members (sub-teams included); a member,
  * or a manager of no team, themselves; a viewer nobody's. Meetings, deals and the meeting lists'
- * arms (store/sales/meeting-arms.ts) all read this one rule. Each owner once: a manager is
- * usually a member of a team he manages, and how many owners there are chooses plans (one owner
- * reads as a member's, several as a team's: deals.ts listDeals and countRead, meeting-arms.ts).
+ * arms (store/sales/meeting-arms.ts) all read this one rule.
  */
 export function ownersSeen(p: Principal): 'all' | string[] {
   if (p.role === 'admin') return 'all';
   if (p.role === 'viewer') return [];
-  if (p.role === 'manager' && p.managedTeamIds.length > 0) return [...new Set([p.userId, ...p.managedMemberIds])];
+  if (p.role === 'manager' && p.managedTeamIds.length > 0) return [p.userId, ...p.managedMemberIds];
   return [p.userId];
 }
 
@@ -103,8 +101,8 @@ function linkedDealIds(p: Principal, owners: string[], ownedDeals: boolean): Raw
  * - `set` (a count, but a PostgreSQL manager's: deals.ts countRead): one set, owned and linked
  *   deals together, each deal read by its key. "Owner or in the set" made the count look up the
  *   owner of every deal of the status: a member's count of open deals at 100,000 meetings took
- *   ~45 ms on SQLite, ~15 ms as one set. A page is the other way round: its walk stops after a
- *   page, and a manager's page took ~30 ms that way, ~48 ms as one set.
+ *   ~45 ms on SQLite, ~15 ms as one set. A page is the other way
+ *   round: its walk stops after a page, and a manager's page took ~30 ms that way, ~48 ms as one set.
  * - `probe` (one deal, or each deal a page walks before it builds the set: deals.ts listDeals): its
  *   owner, then its own meetings (deal index) with the meeting policy, a few rows where the set
  *   reads the caller's whole activity (a manager's get_deal at 100,000 meetings: ~250 ms on
