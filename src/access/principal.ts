@@ -18,7 +18,12 @@ export type Principal = {
   teamIds: string[];
   /** Teams the user manages, sub-teams included (empty unless a manager or admin manages some). */
   managedTeamIds: string[];
-  /** Members of those teams, resolved once per request so visibility predicates use an indexed `owner_id in (…)`. */
+  /**
+   * Members of those teams but the user, resolved once per request so visibility predicates use an
+   * indexed `owner_id in (…)`. A manager is usually a member of a team he manages; he is the
+   * principal's userId, not one of these, so each owner the policy reads comes once (ownersSeen),
+   * and how many there are, which chooses plans, is how many people they are.
+   */
   managedMemberIds: string[];
   /** The organization's `restrict_meeting_details_to_participants` setting. */
   restrictMeetingDetails: boolean;
@@ -60,7 +65,7 @@ export async function principalFromAuth(db: Kysely<Database>, auth: Pick<AuthInf
       timezone: user.timezone,
       teamIds,
       managedTeamIds: managed,
-      managedMemberIds: members.map((m) => m.user_id),
+      managedMemberIds: members.map((m) => m.user_id).filter((id) => id !== user.id),
       restrictMeetingDetails: org.settings.restrictMeetingDetailsToParticipants,
     },
   };

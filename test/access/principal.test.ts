@@ -7,6 +7,7 @@ import { createOrganization, setLicense } from '../../src/store/organizations.ts
 import { createUser, setUserStatus } from '../../src/store/users.ts';
 import { addTeamMember, createTeam } from '../../src/store/teams.ts';
 import { principalFromAuth } from '../../src/access/principal.ts';
+import { ownersSeen } from '../../src/access/visibility.ts';
 
 for (const dialect of dialectsUnderTest()) {
   describe(`principalFromAuth (${dialect})`, () => {
@@ -29,6 +30,8 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(ok.principal.role, 'manager');
       assert.deepEqual(ok.principal.teamIds, [parent.id]);
       assert.deepEqual([...ok.principal.managedTeamIds].sort(), [parent.id, child.id].sort());
+      // He is the one member of the team he manages: one owner, whose deals and meetings are read as a member's.
+      assert.deepEqual(ownersSeen(ok.principal), [boss.id]);
 
       assert.equal((await principalFromAuth(db, { userId: boss.id, orgId: 'org_other' })).ok, false, 'a user id under another org is nobody');
 

@@ -205,11 +205,9 @@ export async function textCandidates(db: Kysely<Database>, s: Search, p: Princip
   const match = textPattern(db, s.q);
   if (await commonInSample(db, s, match, p)) return 'walk';
   if (seen === 'all') return isSqlite(db) ? sqliteProbe(db, s, grams) : postgresProbe(db, s, grams);
-  // Once each: a manager in a team he manages is among its members too.
-  const owners = [...new Set(seen)];
-  const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, grams, owners);
+  const owned = await (isSqlite(db) ? sqliteOwnedProbe : postgresOwnedProbe)(db, s, grams, seen);
   if (owned === 'walk') return 'walk';
-  const attended = await attendedMatches(db, s, match, p, owners);
+  const attended = await attendedMatches(db, s, match, p, seen);
   if (attended.length === 0) return owned;
   return candidates(JSON.stringify([...new Set([...(JSON.parse(owned.idsJson) as string[]), ...attended])]));
 }
