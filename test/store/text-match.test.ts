@@ -127,6 +127,10 @@ for (const dialect of dialectsUnderTest()) {
       await db.insertInto('meetings').values(meeting('mtg-syntax', 'Prix: 100€ [Été]* (a|b) ^$ \\ ? % _ .+{2}', 6)).execute();
       for (const q of ['prix: 100€ [été]* (A|B) ^$ \\ ? % _ .+{2}', 'ÉTÉ]*', '\\ ? %', 'É]* (a|b', '€ [é']) assert.deepEqual(await meetings(q, EMAILS.ada), ['mtg-syntax'], q);
       for (const q of ['été].', 'é\ud800', 'é😀']) assert.deepEqual(await meetings(q, EMAILS.ada), [], q);
+      // A plain text folds ASCII alone on both: the letters a locale lowers into ASCII ("İ", the Kelvin sign) are found as written.
+      await db.insertInto('meetings').values(meeting('mtg-istanbul', 'İSTANBUL \u212aELVIN visit', 7)).execute();
+      for (const q of ['istanbul', 'kelvin visit']) assert.deepEqual(await meetings(q, EMAILS.ada), [], q);
+      for (const q of ['İstanbul', '\u212aelvin visit']) assert.deepEqual(await meetings(q, EMAILS.ada), ['mtg-istanbul'], q);
 
       const deal = await db.selectFrom('deals').select(['id', 'account_id']).where('org_id', '=', orgId).orderBy('id').executeTakeFirstOrThrow();
       await db.updateTable('deals').set({ name: 'ŠKODA fleet renewal' }).where('org_id', '=', orgId).where('id', '=', deal.id).execute();
@@ -188,13 +192,30 @@ async function renamedMeeting(options: Parameters<typeof createTestDatabase>[1],
 }
 
 describe('a PostgreSQL database whose lower() lowers a character by its neighbours (ICU, Lithuanian)', { skip: !dialectsUnderTest().includes('postgres') }, () => {
-  it('probes no text beyond plain, and still finds it', async () => {
-    // lower("I\u0301") is "i\u0307\u0301" here: the index holds a dot the text does not.
+  it('probes no text, plain or not, and still finds it', async () => {
+    // lower("I\u0301") is "i\u0307\u0301" here: the index holds a dot the text does not. A plain
+    // text is tested with ASCII folded alone (like.ts), "i\u0301z", which the index does not hold either.
     const t = await renamedMeeting({ icuLocale: 'lt' }, '\u00c9I\u0301Z kickoff');
     try {
       assert.equal((await postgresLower(t.store.db)).context, false);
-      assert.equal(await textCandidates(t.store.db, { orgId: t.orgId, q: '\u00e9I\u0301z', ...t.window, order: 'desc' }, t.p), 'walk');
-      assert.deepEqual((await listMeetings(t.store.db, t.p, { ...t.window, q: '\u00e9I\u0301z' }, 'desc', null, 25, 500)).rows.map((r) => r.id), [t.id]);
+      for (const q of ['\u00e9I\u0301z', 'i\u0301z']) {
+        assert.equal(await textCandidates(t.store.db, { orgId: t.orgId, q, ...t.window, order: 'desc' }, t.p), 'walk', q);
+        assert.deepEqual((await listMeetings(t.store.db, t.p, { ...t.window, q }, 'desc', null, 25, 500)).rows.map((r) => r.id), [t.id], q);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a PostgreSQL database whose lower() folds ASCII its own way (ICU, Turkish)', { skip: !dialectsUnderTest().includes('postgres') }, () => {
+  it('finds a plain text with ASCII folded alone, as SQLite does, by the walk', async () => {
+    // lower("KIWI") is "kıwı" here, so the index holds "kıw" where the text asks for "kiw".
+    const t = await renamedMeeting({ icuLocale: 'tr' }, 'KIWI FARMS kickoff');
+    try {
+      assert.equal((await postgresLower(t.store.db)).ascii, false);
+      assert.equal(await textCandidates(t.store.db, { orgId: t.orgId, q: 'kiwi', ...t.window, order: 'desc' }, t.p), 'walk');
+      for (const q of ['kiwi', 'KIWI farms']) assert.deepEqual((await listMeetings(t.store.db, t.p, { ...t.window, q }, 'desc', null, 25, 500)).rows.map((r) => r.id), [t.id], q);
     } finally {
       await t.close();
     }

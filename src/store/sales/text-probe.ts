@@ -3,8 +3,10 @@
 // its own way, the same for what it stores and what it is asked: FTS5 by its Unicode tables on
 // SQLite, lower() under the database's locale on PostgreSQL (meeting_text_keys). A text matches by
 // like.ts:
-// - a plain text (ASCII and uncased characters) by `lower(column) LIKE`: on PostgreSQL by the same
-//   lower() as the index; on SQLite by an ASCII fold, which FTS5 folds alike. Every trigram may be asked.
+// - a plain text (ASCII and uncased characters) by `lower(column) LIKE` with ASCII folded alone: on
+//   SQLite, which FTS5 folds alike, every trigram may be asked; on PostgreSQL (lower() under the "C"
+//   collation) those of uncased characters, and of ASCII letters where the locale's lower() folds
+//   ASCII alike, one character at a time.
 // - any other text by classes of each letter's cases (caseKey). A trigram may be asked only when
 //   the index folds every case of each of its letters to one: a letter with one case, or one whose
 //   cases all lie where the folds were checked against caseKey, character by character, on both
@@ -84,10 +86,15 @@ export function postgresLower(db: Kysely<Database>): Promise<PostgresLower> {
   return known;
 }
 
-/** The folds a probe of this text may rely on, on this database: any, for a plain text (like.ts). */
+/**
+ * The folds a probe of this text may rely on, on this database. On SQLite any, for a plain text
+ * (like.ts: its lower() and FTS5 fold ASCII alike). On PostgreSQL a plain text is tested with ASCII
+ * folded by the "C" collation and the index folds by the locale's lower(), so its ASCII letters
+ * only where that lower() folds ASCII alike and one character at a time (not under ICU's Turkish,
+ * where "I" lowers to "ı", or Lithuanian): postgresFolds, which lets every uncased character through.
+ */
 export async function indexFoldsFor(db: Kysely<Database>, text: string): Promise<IndexFolds> {
-  if (isPlain(text)) return () => true;
-  if (capabilitiesOf(db).fullText === 'fts5') return sqliteFolds;
+  if (capabilitiesOf(db).fullText === 'fts5') return isPlain(text) ? () => true : sqliteFolds;
   return postgresFolds(await postgresLower(db));
 }
 
