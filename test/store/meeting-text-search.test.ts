@@ -19,7 +19,7 @@ import { findOrganizationByDomain } from '../../src/store/organizations.ts';
 import { createUser, findUserByEmail } from '../../src/store/users.ts';
 import { principalFromAuth } from '../../src/access/principal.ts';
 import { meetingVisible, ownersSeen } from '../../src/access/visibility.ts';
-import { listMeetings } from '../../src/store/sales/meetings.ts';
+import { listMeetings, listQuery } from '../../src/store/sales/meetings.ts';
 import { boundFilters, textMatches } from '../../src/store/sales/meeting-filters.ts';
 import { MAX_INDEX_ROWS, SAMPLE_SIZE, sqliteOwnedRows, textCandidates } from '../../src/store/sales/meeting-text.ts';
 import { probeTrigrams } from '../../src/store/sales/text-probe.ts';
@@ -309,6 +309,21 @@ for (const dialect of dialectsUnderTest()) {
         const indexed = await sql<{ rowid: number }>`select rowid from meeting_text_owned order by rowid`.execute(s.store.db);
         const expected = keyed.rows.filter((r) => r.rowid !== null).map((r) => Number(r.rowid)).sort((a, b) => a - b);
         assert.deepEqual(indexed.rows.map((r) => Number(r.rowid)), expected);
+      }
+    });
+
+    it('tests a text once for a first page and its count on PostgreSQL, one walk for both', { skip: dialect !== 'postgres' }, async () => {
+      // As a page and a count of their own, each tested the text on every meeting it walked: a text
+      // with fewer matches than a page had the window's texts read twice. Now each way the list
+      // reads the window (an admin's walk, a viewer's attendance, a member's own meetings and
+      // attendance) reads them once.
+      const scans = (node: { 'Relation Name'?: string; Plans?: unknown[] }): number =>
+        (node['Relation Name'] === 'meeting_search_text' ? 1 : 0) + (node.Plans ?? []).reduce<number>((n, c) => n + scans(c as typeof node), 0);
+      for (const [email, ways] of [[EMAILS.ada, 1], [EMAILS.vic, 1], [EMAILS.mia, 2]] as const) {
+        const p = await s.principal(email);
+        const q = listQuery(s.store.db, p, { from: ANCHOR - 30 * DAY, to: ANCHOR, q: 'no such text anywhere' }, 'desc', null, 26, 500);
+        const plan = (await s.store.db.executeQuery<{ 'QUERY PLAN': [{ Plan: Parameters<typeof scans>[0] }] }>({ ...q, sql: `explain (format json) ${q.sql}` })).rows[0]!['QUERY PLAN'][0].Plan;
+        assert.equal(scans(plan), ways, email);
       }
     });
 

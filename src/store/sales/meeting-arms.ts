@@ -33,7 +33,7 @@ const hasOwnArm = (p: Principal) => {
 
 /** The caller's own meetings in the window that match, in the list's order, at most `limit`. */
 function ownArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
-  let q = db.selectFrom('meetings as m').select('m.id').where('m.org_id', '=', p.orgId).where('m.owner_id', '=', p.userId).where('m.start_at', '>=', f.from).where('m.start_at', '<', f.to);
+  let q = db.selectFrom('meetings as m').select(['m.id', 'm.start_at']).where('m.org_id', '=', p.orgId).where('m.owner_id', '=', p.userId).where('m.start_at', '>=', f.from).where('m.start_at', '<', f.to);
   for (const c of filterConditions(p.orgId, f)) q = q.where(c);
   if (after) q = q.where(afterPosition('m.start_at', 'm.id', order, after));
   return q.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
@@ -75,6 +75,16 @@ function arms(db: Kysely<Database>, p: Principal, f: BoundFilters, order: Keyset
   const attended = ids(db, attendedArm(db, p, f, order, after, limit));
   if (!hasOwnArm(p)) return [attended];
   return [attended, ids(db, ownArm(db, p, f, order, after, limit))];
+}
+
+/**
+ * The first `limit` matches of each arm in the list's order, with their starts (`id`, `start_at`): a
+ * meeting both arms hold comes twice. A first page and its capped count read them once (meetings.ts).
+ */
+export function armMatches(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, limit: number) {
+  const withStart = <DB, TB extends keyof DB, O extends { id: string; start_at: number | null }>(arm: SelectQueryBuilder<DB, TB, O>) => db.selectFrom(arm.as('arm')).select(['arm.id', 'arm.start_at']);
+  const attended = withStart(attendedArm(db, p, f, order, null, limit));
+  return hasOwnArm(p) ? attended.unionAll(withStart(ownArm(db, p, f, order, null, limit))) : attended;
 }
 
 /** Ids of at most 2 × `limit` meetings that hold the page after `after`: the page is the first `limit` of them in the list's order. */

@@ -8,7 +8,7 @@ import { attendedExpr, meetingVisible, type StartWindow } from '../../access/vis
 import { shaped, type Binder } from '../prepared.ts';
 import { afterPosition, windowFrom, type KeysetOrder } from './keyset.ts';
 import { bindFilters, boundFilters, filterConditions, hasIndexedFilter, type BoundFilters, type MeetingFilters } from './meeting-filters.ts';
-import { armIds, armsCount, readsByArms } from './meeting-arms.ts';
+import { armIds, armMatches, armsCount, readsByArms } from './meeting-arms.ts';
 import { amongCandidates, textCandidates } from './meeting-text.ts';
 import { externalParticipantsJson, inlinesParticipants, participantsOf, rosterFromJson, rosterJson, withExternal, type ExternalParticipant } from './meeting-participants.ts';
 
@@ -86,7 +86,30 @@ function cappedCount(db: Kysely<Database>, p: Principal, f: BoundFilters, order:
 
 type ListArgs = [Principal, BoundFilters, KeysetOrder, readonly [number, string] | null, number, number | null];
 
+/**
+ * A first page with a `q` and its capped count on PostgreSQL, from one walk: the first cap + 1
+ * matches in the list's order (each arm's, when read by arms), materialized; the page is the first
+ * `limit` of them, the count how many distinct meetings they are. As a page and a count of their
+ * own, each tested the text on the meetings it walked, so a text with fewer matches than a page
+ * was tested over the whole window twice (a viewer's year of attendance, or an admin's walk). A
+ * page without a `q` keeps its own walk: its rows are read in order from the index, and the count
+ * reads the index alone.
+ */
+function buildCountedList(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, limit: number, cap: number) {
+  const matches = readsByArms(p, f)
+    ? armMatches(db, p, f, order, cap + 1)
+    : filtered(db, p, f).select(['m.id', 'm.start_at']).orderBy('m.start_at', order).orderBy('m.id', order).limit(cap + 1);
+  const dir = sql.raw(order);
+  const withMatches = db.with((cte) => cte('capped').materialized(), () => matches);
+  // The same `meetings as m` listColumns reads; the CTE is only named in the SQL below.
+  const page = listColumns(db, withMatches.selectFrom('meetings as m').where('m.org_id', '=', p.orgId) as unknown as ReturnType<typeof meetingsFrom>)
+    .where(sql<boolean>`m.id in (select paged.id from (select distinct id, start_at from capped order by start_at ${dir}, id ${dir} limit ${sql.lit(limit)}) paged)`)
+    .select(sql<number>`(select count(distinct id) from capped)`.as('total_capped'));
+  return page.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
+}
+
 function buildList(db: Kysely<Database>, ...[p, f, order, after, limit, countCap]: ListArgs) {
+  if (countCap !== null && after === null && f.qMatch !== undefined && inlinesParticipants(db)) return buildCountedList(db, p, f, order, limit, countCap);
   let q: ReturnType<typeof listColumns>;
   if (readsByArms(p, f)) q = listColumns(db, db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where('m.id', 'in', armIds(db, p, f, order, after, limit)));
   else {
@@ -122,6 +145,11 @@ const countStatement = shaped<[Principal, BoundFilters, KeysetOrder, number]>()(
   (db, p, f, order, cap) => cappedCount(db, p, f, order, cap),
   (b, p, f, order, cap) => [bindPrincipal(b, p), bindFilters(b, f), b.fact(order), b.fact(cap)],
 );
+
+/** The statement listMeetings runs for a list without a `q`'s candidates, compiled (tests read its plan). */
+export function listQuery(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, after: [number, string] | null, limit: number, countCap: number | null) {
+  return buildList(db, p, boundFilters(db, f), order, after, limit, countCap).compile();
+}
 
 export type MeetingListPage = {
   rows: MeetingListRow[];
