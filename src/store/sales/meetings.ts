@@ -89,11 +89,11 @@ type ListArgs = [Principal, BoundFilters, KeysetOrder, readonly [number, string]
 /**
  * A first page with a `q` and its capped count on PostgreSQL, from one walk: the first cap + 1
  * matches in the list's order (each arm's, when read by arms), materialized; the page is the first
- * `limit` of them, the count how many distinct meetings they are. As a page and a count of their
- * own, each tested the text on the meetings it walked, so a text with fewer matches than a page
- * was tested over the whole window twice (a viewer's year of attendance, or an admin's walk). A
- * page without a `q` keeps its own walk: its rows are read in order from the index, and the count
- * reads the index alone.
+ * `limit` of them (never more than the cap), the count how many distinct meetings they are. As a
+ * page and a count of their own, each tested the text on the meetings it walked, so a text with
+ * fewer matches than a page was tested over the whole window twice (a viewer's year of
+ * attendance, or an admin's walk). A page without a `q` keeps its own walk: its rows are read in
+ * order from the index, and the count reads the index alone.
  */
 function buildCountedList(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, limit: number, cap: number) {
   const matches = readsByArms(p, f)
@@ -103,13 +103,15 @@ function buildCountedList(db: Kysely<Database>, p: Principal, f: BoundFilters, o
   const withMatches = db.with((cte) => cte('capped').materialized(), () => matches);
   // The same `meetings as m` listColumns reads; the CTE is only named in the SQL below.
   const page = listColumns(db, withMatches.selectFrom('meetings as m').where('m.org_id', '=', p.orgId) as unknown as ReturnType<typeof meetingsFrom>)
-    .where(sql<boolean>`m.id in (select paged.id from (select distinct id, start_at from capped order by start_at ${dir}, id ${dir} limit ${sql.lit(limit)}) paged)`)
+    // By id: a meeting both arms hold comes twice, and its attendance's copy of its start may lag
+    // its own for a moment (meeting-arms.ts); twice on the page it would cut the page short.
+    .where(sql<boolean>`m.id in (select paged.id from (select id, ${sql.raw(order === 'desc' ? 'max' : 'min')}(start_at) as start_at from capped group by id order by 2 ${dir}, id ${dir} limit ${sql.lit(limit)}) paged)`)
     .select(sql<number>`(select count(distinct id) from capped)`.as('total_capped'));
   return page.orderBy('m.start_at', order).orderBy('m.id', order).limit(limit);
 }
 
 function buildList(db: Kysely<Database>, ...[p, f, order, after, limit, countCap]: ListArgs) {
-  if (countCap !== null && after === null && f.qMatch !== undefined && inlinesParticipants(db)) return buildCountedList(db, p, f, order, limit, countCap);
+  if (countCap !== null && after === null && limit <= countCap && f.qMatch !== undefined && inlinesParticipants(db)) return buildCountedList(db, p, f, order, limit, countCap);
   let q: ReturnType<typeof listColumns>;
   if (readsByArms(p, f)) q = listColumns(db, db.selectFrom('meetings as m').where('m.org_id', '=', p.orgId).where('m.id', 'in', armIds(db, p, f, order, after, limit)));
   else {
