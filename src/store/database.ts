@@ -27,7 +27,9 @@ export type Capabilities = {
   /**
    * How a text with letters beyond ASCII is found ignoring case (sales/like.ts): each letter as a
    * class of its cases, in a GLOB over SQLite's lower() (which folds ASCII alone) or a regular
-   * expression (PostgreSQL's, whose lower() follows the database's locale).
+   * expression (PostgreSQL's, whose lower() follows the database's locale). A text of ASCII and
+   * uncased characters is a LIKE with ASCII folded alone: SQLite's lower(), PostgreSQL's under the
+   * "C" collation.
    */
   caseClasses: 'glob' | 'regex';
 };

@@ -8,16 +8,16 @@
 // over the column with ASCII folded, `lower(column) LIKE '%text%'`: SQLite's lower() folds ASCII
 // alone; PostgreSQL's does so under the "C" collation, `lower(column COLLATE "C")`, whatever the
 // database's locale (~2.5× cheaper than a GLOB on SQLite; on PostgreSQL the locale's lower() cost
-// ~2× the C one: an admin's year of meeting texts on W1's dataset, 142 → 73 ms, and more than a
-// regular expression). Any other text is tested by character classes this module builds:
-// each letter as every character that shares its case key (caseKey), `[éÉ]`. SQLite takes them as a
-// GLOB over lower(column) (its lower() folds exactly ASCII, so ASCII letters stay literal);
+// ~2× the C one: an admin's year of meeting texts on W1's dataset, 142 → 73 ms). Any other text is
+// tested by character classes this module builds: each letter as every character that shares its
+// case key (caseKey), `[éÉ]`. SQLite takes them as a GLOB over lower(column) (its lower() folds
+// exactly ASCII, so ASCII letters stay literal);
 // PostgreSQL as a regular expression over the column itself, every letter a class, so its locale
 // plays no part. What remains apart: a letter whose case changes its length ("ß" and "SS", "İ" and
 // "i̇"), letters with and without accents, and the characters a locale lowers into ASCII, on
-// neither database folded on the fast path ("istanbul" does not find "İSTANBUL", nor "kelvin" the
-// Kelvin sign's "KELVIN"; PostgreSQL's locale lower() had found both until the fast path
-// folded ASCII alone there too).
+// neither database folded on the fast path ("istanbul" does not find "İSTANBUL", nor "kelvin" a
+// "KELVIN" spelt with the Kelvin sign; PostgreSQL's locale lower() found both until its fast path
+// folded ASCII alone too).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import { capabilitiesOf } from '../database.ts';
