@@ -71,10 +71,13 @@ function attendedArm(db: Kysely<Database>, p: Principal, f: BoundFilters, order:
 /** An arm's meeting ids, as one column `id` (what the union and the page's `in` read). */
 const ids = <DB, TB extends keyof DB, O extends { id: string }>(db: Kysely<Database>, arm: SelectQueryBuilder<DB, TB, O>) => db.selectFrom(arm.as('arm')).select('arm.id');
 
-function arms(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
-  const attended = ids(db, attendedArm(db, p, f, order, after, limit));
-  if (!hasOwnArm(p)) return [attended];
-  return [attended, ids(db, ownArm(db, p, f, order, after, limit))];
+/** An arm's meetings with their starts, as `id` and `start_at`. */
+const withStarts = <DB, TB extends keyof DB, O extends { id: string; start_at: number | null }>(db: Kysely<Database>, arm: SelectQueryBuilder<DB, TB, O>) =>
+  db.selectFrom(arm.as('arm')).select(['arm.id', 'arm.start_at']);
+
+/** The caller's arms: the attended arm, and a member's own (null for a viewer). */
+function armsOf(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
+  return { attended: attendedArm(db, p, f, order, after, limit), own: hasOwnArm(p) ? ownArm(db, p, f, order, after, limit) : null };
 }
 
 /**
@@ -82,15 +85,14 @@ function arms(db: Kysely<Database>, p: Principal, f: BoundFilters, order: Keyset
  * meeting both arms hold comes twice. A first page and its capped count read them once (meetings.ts).
  */
 export function armMatches(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, limit: number) {
-  const withStart = <DB, TB extends keyof DB, O extends { id: string; start_at: number | null }>(arm: SelectQueryBuilder<DB, TB, O>) => db.selectFrom(arm.as('arm')).select(['arm.id', 'arm.start_at']);
-  const attended = withStart(attendedArm(db, p, f, order, null, limit));
-  return hasOwnArm(p) ? attended.unionAll(withStart(ownArm(db, p, f, order, null, limit))) : attended;
+  const { attended, own } = armsOf(db, p, f, order, null, limit);
+  return own ? withStarts(db, attended).unionAll(withStarts(db, own)) : withStarts(db, attended);
 }
 
 /** Ids of at most 2 × `limit` meetings that hold the page after `after`: the page is the first `limit` of them in the list's order. */
 export function armIds(db: Kysely<Database>, p: Principal, f: BoundFilters, order: KeysetOrder, after: Position, limit: number) {
-  const [first, ...rest] = arms(db, p, f, order, after, limit);
-  return rest.reduce((all, arm) => all.unionAll(arm), first!);
+  const { attended, own } = armsOf(db, p, f, order, after, limit);
+  return own ? ids(db, attended).unionAll(ids(db, own)) : ids(db, attended);
 }
 
 /**
