@@ -193,7 +193,7 @@ for (const dialect of dialectsUnderTest()) {
       }
     });
 
-    it('counts the first page up to the cap, and says nothing beyond it', async () => {
+    it('counts the first page up to the cap, says nothing beyond it, and lists the first meetings the policy gives', async () => {
       for (const p of principals) {
         for (const [label, f] of filters) {
           for (const order of ['desc', 'asc'] as const) {
