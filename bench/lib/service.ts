@@ -1,6 +1,7 @@
 // The service as a contender: the environment it runs under in a bench, and the process spec
 // that starts it (`agent-access serve`, exactly as `npm start` does).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ProcessSpec } from './proc.ts';
 import { variables } from '../../src/config/defaults.ts';
 
@@ -35,21 +36,24 @@ export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string
 }
 
 /**
- * The Node options `npm start` gives the service (package.json `scripts.start`, e.g. the young
- * generation's size): the bench runs the service with exactly these, read from the one place.
+ * How `npm start` runs the service (package.json `scripts.start`): its Node options (the young
+ * generation's size, …) and its entry (a JavaScript file that turns the compile cache on before any
+ * TypeScript loads), as an absolute path. The bench and the soak start the service exactly so,
+ * read from the one place.
  */
-export function startNodeOptions(): string[] {
+export function startCommand(): { nodeOptions: string[]; entry: string } {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
   const [node, ...words] = pkg.scripts.start.split(/\s+/);
-  const script = words.indexOf('src/main.ts');
-  if (node !== 'node' || script < 0 || words.slice(script + 1).join(' ') !== 'serve') throw new Error(`package.json scripts.start is not "node [options] src/main.ts serve": ${pkg.scripts.start}`);
-  return words.slice(0, script);
+  const entry = words.at(-2);
+  if (node !== 'node' || words.at(-1) !== 'serve' || !entry || entry.startsWith('-')) throw new Error(`package.json scripts.start is not "node [options] <entry> serve": ${pkg.scripts.start}`);
+  return { nodeOptions: words.slice(0, -2), entry: fileURLToPath(new URL(`../../${entry}`, import.meta.url)) };
 }
 
 /** `agent-access serve` on a database, as `npm start` runs it; BASE_URL follows the port the harness picks. */
 export function serviceProcess(databaseUrl: string, dataDir: string): ProcessSpec {
+  const { nodeOptions, entry } = startCommand();
   return {
-    args: [...startNodeOptions(), 'src/main.ts', 'serve'],
+    args: [...nodeOptions, entry, 'serve'],
     env: (port: number) => serviceEnv(databaseUrl, `http://127.0.0.1:${port}`, dataDir),
     readyPath: '/readyz',
     readyTimeoutMs: 120_000,

@@ -1,4 +1,5 @@
 // `agent-access serve`: run the service until SIGTERM or SIGINT.
+import module from 'node:module';
 import { loadConfig } from '../config/load.ts';
 import { createLogger } from '../log.ts';
 import { startService } from '../server.ts';
@@ -35,6 +36,9 @@ export async function serveCommand(): Promise<number> {
       '',
     ].join('\n') + '\n',
   );
+  // Node writes its compile cache at a normal exit; a container stopped by SIGKILL never gets one,
+  // so the modules compiled for this start are written now, and the next start finds them.
+  module.flushCompileCache?.();
 
   return new Promise<number>((resolve) => {
     let signals = 0;

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +14,13 @@ import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
 import { onFreePort } from '../support/service.ts';
 import { serveOnFreePort, startNode } from '../support/serve-process.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
+import { startCommand } from '../../bench/lib/service.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
+const RECORD_BUILTINS = fileURLToPath(new URL('./fixtures/record-builtins.mjs', import.meta.url));
+/** Node's type stripper (swc compiled to WebAssembly), as process.moduleLoadList names it. */
+const TYPE_STRIPPER = 'NativeModule internal/deps/amaro/dist/index';
 
 async function waitFor(url: string, deadlineMs: number): Promise<Response> {
   const until = Date.now() + deadlineMs;
@@ -87,6 +91,37 @@ describe('the service process', () => {
       }
     });
   }
+
+  // `npm start` enters at a JavaScript file that turns the compile cache on before any TypeScript
+  // loads, and `serve` writes the cache once it listens: a restart, even after a kill -9, strips
+  // no types and never loads the stripper (~18 MB of RSS). Its cache lives under TMPDIR, a fresh
+  // one per case here; the cold start is the control that the probe sees the stripper at all.
+  it('should not load the type stripper on a restart from a warm compile cache, even after a kill -9', async () => {
+    const { nodeOptions, entry } = startCommand();
+    const start = async (dir: string, stop: 'SIGTERM' | 'SIGKILL'): Promise<boolean | undefined> => {
+      const record = join(dir, 'builtins.txt');
+      const proc = await serveOnFreePort([...nodeOptions, '--import', RECORD_BUILTINS, entry, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, TMPDIR: join(dir, 'tmp'), DEMO_IDP: 'false', RECORD_BUILTINS_TO: record }));
+      try {
+        assert.equal((await waitFor(`http://127.0.0.1:${proc.port}/readyz`, 20_000)).status, 200);
+        proc.child.kill(stop);
+        const code = await proc.exited;
+        if (stop === 'SIGKILL') return undefined;
+        assert.equal(code, 0, proc.output());
+        return readFileSync(record, 'utf8').split('\n').includes(TYPE_STRIPPER);
+      } finally {
+        proc.child.kill('SIGKILL');
+      }
+    };
+    const fresh = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aas-c-'));
+      mkdirSync(join(dir, 'tmp'));
+      return dir;
+    };
+    assert.equal(await start(fresh(), 'SIGTERM'), true, 'a cold start strips types');
+    const warm = fresh();
+    await start(warm, 'SIGKILL');
+    assert.equal(await start(warm, 'SIGTERM'), false, 'the restart found every module in the cache the killed start wrote');
+  });
 
   it('should exit 1 with what to do when its port is taken', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-p-'));

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { MAIN, runCli } from '../../support/cli.ts';
+import { runCli } from '../../support/cli.ts';
 import { serveOnFreePort } from '../../support/serve-process.ts';
-import { startNodeOptions } from '../../../bench/lib/service.ts';
+import { startCommand } from '../../../bench/lib/service.ts';
 import { fullFlow, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from '../support/oauth-flow.ts';
 
 export type SoakOptions = {
@@ -82,10 +82,11 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; dir: 
   const db = new DatabaseSync(join(dir, 'soak.db'), { readOnly: true });
   const emails = db.prepare(`select email from users where status = 'active' and email like '%@northwind.example' order by email`).all().map((r) => String(r.email));
   db.close();
-  // With the Node options `npm start` gives the server (the young generation's size among them):
-  // without them V8 grew its young generation to its default bound well after the warm-up, a step
-  // of ~50 MB of RSS that the growth check read as a leak.
-  const server = await serveOnFreePort(['--expose-gc', ...startNodeOptions(), '--import', HEAP_PROBE, MAIN, 'serve'], (port, base) => ({ ...env, PORT: String(port), BASE_URL: base, HEAP_PROBE_FILE: join(dir, 'heap') }));
+  // As `npm start` runs the server, its Node options (the young generation's size among them) and
+  // entry: without the options V8 grew its young generation to its default bound well after the
+  // warm-up, a step of ~50 MB of RSS that the growth check read as a leak.
+  const start = startCommand();
+  const server = await serveOnFreePort(['--expose-gc', ...start.nodeOptions, '--import', HEAP_PROBE, start.entry, 'serve'], (port, base) => ({ ...env, PORT: String(port), BASE_URL: base, HEAP_PROBE_FILE: join(dir, 'heap') }));
   // What the server says from here on (warnings, errors) shows beside the soak's own lines.
   server.child.stderr.pipe(process.stderr);
   return { child: server.child, base: server.base, dir, emails };
