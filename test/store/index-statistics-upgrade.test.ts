@@ -1,5 +1,5 @@
-// Migrations 0014's, 0015's and 0021's indexes on SQLite: a database that has planner statistics (a bulk load wrote
-// them) gets theirs too, so the planner does not guess for them beside measured ones (it then read
+// Migrations 0014's, 0015's and 0021's indexes, and 0022's rebuilt meetings_start, on SQLite: a
+// database that has planner statistics (a bulk load wrote them) gets theirs too, so the planner does not guess for them beside measured ones (it then read
 // a page's participants through an index in no order and sorted them); one without statistics
 // keeps none, so every index is guessed alike. Statistics are SQLite's (sqlite_stat1): PostgreSQL
 // plans plain indexes from its column statistics.
@@ -21,7 +21,14 @@ async function statisticsOf(store: Store): Promise<string[] | null> {
   return rows.rows.map((r) => r.idx);
 }
 
-describe('migrations 0014, 0015 and 0021 and planner statistics (sqlite)', () => {
+const REBUILT = 'meetings_start';
+
+async function rebuiltHasStatistics(store: Store): Promise<boolean> {
+  const rows = await sql<{ stat: string }>`select stat from sqlite_stat1 where idx = ${REBUILT}`.execute(store.db);
+  return rows.rows.length === 1 && rows.rows[0]!.stat.split(' ').length === 5;
+}
+
+describe('migrations 0014, 0015, 0021 and 0022 and planner statistics (sqlite)', () => {
   const opened: { database: TestDatabase; store: Store }[] = [];
   const open = async () => {
     const database = await createTestDatabase('sqlite');
@@ -43,6 +50,8 @@ describe('migrations 0014, 0015 and 0021 and planner statistics (sqlite)', () =>
     assert.deepEqual(await statisticsOf(store), [], 'the seed analyzed the database, before the indexes existed');
     await migrateToLatest(store);
     assert.deepEqual(await statisticsOf(store), NEW_INDEXES);
+    // Its row says how many entries share each prefix of its key, one more column than before.
+    assert.ok(await rebuiltHasStatistics(store), `${REBUILT} has its statistics back after its rebuild`);
   });
 
   it('writes no statistics where the database has none', async () => {

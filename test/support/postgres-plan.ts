@@ -2,7 +2,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../../src/store/schema.ts';
 
-export type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
+export type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
 
 /** Every node of the statement's plan, the root first, each before its children (nothing is run). */
 export async function planNodes(db: Kysely<Database>, q: CompiledQuery): Promise<PlanNode[]> {

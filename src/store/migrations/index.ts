@@ -21,6 +21,7 @@ import * as participantDeal from './0018-participant-deal.ts';
 import * as dealStatusLookup from './0019-deal-status-lookup.ts';
 import * as meetingSearchText from './0020-meeting-search-text.ts';
 import * as dealSearchIndex from './0021-deal-search-index.ts';
+import * as meetingStartOwner from './0022-meeting-start-owner.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-deal-status-lookup': dealStatusLookup,
   '0020-meeting-search-text': meetingSearchText,
   '0021-deal-search-index': dealSearchIndex,
+  '0022-meeting-start-owner': meetingStartOwner,
 };

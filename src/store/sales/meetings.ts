@@ -153,6 +153,11 @@ export function listQuery(db: Kysely<Database>, p: Principal, f: MeetingFilters,
   return buildList(db, p, boundFilters(db, f), order, after, limit, countCap).compile();
 }
 
+/** The capped count listMeetings runs when the page did not gather it, compiled (tests read its plan). */
+export function listCountQuery(db: Kysely<Database>, p: Principal, f: MeetingFilters, order: KeysetOrder, cap: number) {
+  return cappedCount(db, p, boundFilters(db, f), order, cap).compile();
+}
+
 export type MeetingListPage = {
   rows: MeetingListRow[];
   /** How many meetings match, counted no further than the cap: null beyond it, and when no cap was given. */
