@@ -33,6 +33,8 @@ function stderrWatcher(stream: { on(event: 'data', listener: (chunk: Buffer) => 
     for (const wake of waiters.splice(0)) wake();
   });
   return {
+    /** The end of what it printed so far, for a failure's message. */
+    tail: () => seen.slice(-2000),
     /** The first authorization URL mcp-remote prints ("Please authorize this client by visiting: …"). */
     authorizationUrl(): Promise<URL> {
       return new Promise((resolve, reject) => {
@@ -88,7 +90,7 @@ describe('mcp-remote completes its OAuth flow headlessly', () => {
       const connecting = client.connect(transport);
       assert.ok(transport.stderr);
       const watcher = stderrWatcher(transport.stderr, service.baseUrl);
-      return { client, connecting, authorizationUrl: () => watcher.authorizationUrl() };
+      return { client, connecting, authorizationUrl: () => watcher.authorizationUrl(), stderrTail: () => watcher.tail() };
     };
     const stored = () => JSON.parse(readFileSync(findFile(configDir, 'tokens.json'), 'utf8')) as { access_token: string; refresh_token: string; expires_at?: number };
     /** Makes the stored access token look expired, so the next start refreshes it (mcp-remote refreshes ahead of expiry). */
@@ -106,7 +108,10 @@ describe('mcp-remote completes its OAuth flow headlessly', () => {
       const { callback } = await approveHeadless(authorizationUrl, email);
       assert.equal(callback.searchParams.get('iss'), service.baseUrl);
       // The browser's last hop: mcp-remote's callback server receives the code.
-      const delivered = await fetch(callback);
+      // Once (CI, 2026-11-27) its callback server refused this connection; what it printed says why.
+      const delivered = await fetch(callback).catch((error: unknown) => {
+        throw new Error(`mcp-remote's callback server (${callback.origin}) was not reachable; mcp-remote printed:\n${first.stderrTail()}`, { cause: error });
+      });
       assert.equal(delivered.status, 200);
       await delivered.body?.cancel();
 
