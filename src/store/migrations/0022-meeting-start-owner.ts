@@ -6,13 +6,12 @@
 // anything. A long walk (a `q` with few matches among what the caller sees, counted to the cap)
 // read most of the window's rows that way. With the owner in the index, such a walk reads no row
 // of a meeting it does not keep: on PostgreSQL an index-only scan (where the visibility map says
-// so), on SQLite a covering index for a count and a row read only after the
-// policy for a page. At 100,000 meetings, over a year, through the tool (2-core AMD EPYC, the old
-// index and this one on the same copy of W1's dataset, medians of 9, two runs): a manager of 6's
-// "kowalski" (the owners' rows past the probe's bound: the walk) 278–285 → 58–59 ms on SQLite,
-// 123–134 → 67 ms on PostgreSQL; a text in none of her meetings 391–419 → 74 and 181–187 → 90–92 ms;
-// a manager of 16's 30 days without `q` 6.3–6.7 → 1.7–1.8 and 4.3–6.5 → 3.5–4.8 ms (README,
-// Performance). W1's list (an admin's) reads 26 entries and counts 501 from the same index: within
+// so), on SQLite a covering index for a count and a row read only after the policy for a page.
+// At 100,000 meetings, over a year, through the tool (2-core AMD EPYC, the old index and this one
+// on the same copy of W1's dataset, medians of 9, two runs): a manager of 6's "kowalski" (the
+// owners' rows past the probe's bound: the walk) 278–285 → 58–59 ms on SQLite, 123–134 → 67 ms on
+// PostgreSQL; a text in none of her meetings 391–419 → 74 and 181–187 → 90–92 ms; a manager of
+// 16's 30 days without `q` 6.3–6.7 → 1.7–1.8 and 4.3–6.5 → 3.5–4.8 ms (README, Performance). W1's list (an admin's) reads 26 entries and counts 501 from the same index: within
 // noise. An admin's walk has no policy to test; members and viewers read their own arms.
 //
 // PostgreSQL keeps the owner out of the key (INCLUDE): the order is (start, id) as before. SQLite has
