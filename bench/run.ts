@@ -4,6 +4,7 @@ import { parseArgs, USAGE, UsageError } from './lib/args.ts';
 import { machine, writeResults, RESULTS_VERSION, type Results } from './lib/report.ts';
 import type { BenchEnv, WorkloadResult } from './workloads/types.ts';
 import { workloads } from './workloads/index.ts';
+import { warmCompileCache } from './lib/service.ts';
 
 export async function runBench(argv: string[]): Promise<{ results: Results; files: { md: string; json: string } }> {
   const options = parseArgs(argv);
@@ -26,6 +27,7 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
     settings: { quick: options.quick, only: options.only, rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, anchorsOnly: options.anchorsOnly },
     workloads: done,
   });
+  await warmCompileCache();
   for (const w of selected) {
     log(`${w.id} ${w.title}`);
     try {

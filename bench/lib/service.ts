@@ -2,7 +2,7 @@
 // that starts it (`agent-access serve`, exactly as `npm start` does).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ProcessSpec } from './proc.ts';
+import { runNode, type ProcessSpec } from './proc.ts';
 import { variables } from '../../src/config/defaults.ts';
 
 // Fixed secrets for bench databases only: the token issuer (a separate process) and the service
@@ -47,6 +47,17 @@ export function startCommand(): { nodeOptions: string[]; entry: string } {
   const entry = words.at(-2);
   if (node !== 'node' || words.at(-1) !== 'serve' || !entry || entry.startsWith('-')) throw new Error(`package.json scripts.start is not "node [options] <entry> serve": ${pkg.scripts.start}`);
   return { nodeOptions: words.slice(0, -2), entry: fileURLToPath(new URL(`../../${entry}`, import.meta.url)) };
+}
+
+/**
+ * Fills Node's compile cache for the service as `npm start` runs it (the same options: V8's flags
+ * key the cache), so no measured start pays a cold one: a restart in production finds the cache
+ * its last start wrote (README, Memory). `--help` loads every module `serve` does with the demo
+ * identity provider off.
+ */
+export async function warmCompileCache(): Promise<void> {
+  const { nodeOptions, entry } = startCommand();
+  await runNode([...nodeOptions, entry, '--help'], {}, 120_000);
 }
 
 /** `agent-access serve` on a database, as `npm start` runs it; BASE_URL follows the port the harness picks. */
