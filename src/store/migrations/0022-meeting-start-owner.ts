@@ -18,7 +18,8 @@
 // no INCLUDE; the owner after the id, which is unique, changes no order either. The index keeps its
 // name (the comments and plans name it): on PostgreSQL the new one is built beside the old and
 // renamed once the old is dropped, so reads keep an index until the last moment (DROP INDEX waits
-// for, and then blocks, the table's readers until the migration commits); on SQLite every writer
+// for the statements reading the table, up to the 10 s query timeout, and then holds every reader
+// of it until the migration commits); on SQLite every writer
 // waits for the migration anyway, and readers of a WAL database read the old schema until it
 // commits. Statistics as 0014: where SQLite has them, the rebuilt index gets its row again.
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
@@ -43,7 +44,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  if (isSqlite(db)) {
+    await sql`drop index meetings_start`.execute(db);
+    await sql`create index meetings_start on meetings (org_id, start_at, id)`.execute(db);
+    await analyzeWhereAnalyzed(db);
+    return;
+  }
+  await sql`create index meetings_start_plain on meetings (org_id, start_at, id)`.execute(db);
   await sql`drop index meetings_start`.execute(db);
-  await sql`create index meetings_start on meetings (org_id, start_at, id)`.execute(db);
-  if (isSqlite(db)) await analyzeWhereAnalyzed(db);
+  await sql`alter index meetings_start_plain rename to meetings_start`.execute(db);
 }
