@@ -94,7 +94,7 @@ describe('the service process', () => {
 
   // `npm start` enters at a JavaScript file that turns the compile cache on before any TypeScript
   // loads, and `serve` writes the cache once it listens: a restart, even after a kill -9, strips
-  // no types and never loads the stripper (~18 MB of RSS). Its cache lives under TMPDIR, a fresh
+  // no types and never loads the stripper (~16 MB of RSS). Its cache lives under TMPDIR, a fresh
   // one per case here; the cold start is the control that the probe sees the stripper at all.
   it('should not load the type stripper on a restart from a warm compile cache, even after a kill -9', async () => {
     const { nodeOptions, entry } = startCommand();
