@@ -36,17 +36,18 @@ export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string
 }
 
 /**
- * How `npm start` runs the service (package.json `scripts.start`): its Node options (the young
- * generation's size, …) and its entry (a JavaScript file that turns the compile cache on before any
- * TypeScript loads), as an absolute path. The bench and the soak start the service exactly so,
- * read from the one place.
+ * The arguments of `node` that run the service as `npm start` does (package.json `scripts.start`):
+ * its Node options (the young generation's size, …) and its entry (a JavaScript file that turns the
+ * compile cache on before any TypeScript loads, as an absolute path), with `nodeArgs` (e.g. an
+ * `--import` probe) after the options and `command` (`serve` by default) after the entry. The bench,
+ * the soak and the process tests start the service exactly so, read from the one place.
  */
-export function startCommand(): { nodeOptions: string[]; entry: string } {
+export function startArgs(command: string[] = ['serve'], nodeArgs: string[] = []): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
   const [node, ...words] = pkg.scripts.start.split(/\s+/);
   const entry = words.at(-2);
   if (node !== 'node' || words.at(-1) !== 'serve' || !entry || entry.startsWith('-')) throw new Error(`package.json scripts.start is not "node [options] <entry> serve": ${pkg.scripts.start}`);
-  return { nodeOptions: words.slice(0, -2), entry: fileURLToPath(new URL(`../../${entry}`, import.meta.url)) };
+  return [...words.slice(0, -2), ...nodeArgs, fileURLToPath(new URL(`../../${entry}`, import.meta.url)), ...command];
 }
 
 /**
@@ -56,15 +57,13 @@ export function startCommand(): { nodeOptions: string[]; entry: string } {
  * identity provider off.
  */
 export async function warmCompileCache(): Promise<void> {
-  const { nodeOptions, entry } = startCommand();
-  await runNode([...nodeOptions, entry, '--help'], {}, 120_000);
+  await runNode(startArgs(['--help']), {}, 120_000);
 }
 
 /** `agent-access serve` on a database, as `npm start` runs it; BASE_URL follows the port the harness picks. */
 export function serviceProcess(databaseUrl: string, dataDir: string): ProcessSpec {
-  const { nodeOptions, entry } = startCommand();
   return {
-    args: [...nodeOptions, entry, 'serve'],
+    args: startArgs(),
     env: (port: number) => serviceEnv(databaseUrl, `http://127.0.0.1:${port}`, dataDir),
     readyPath: '/readyz',
     readyTimeoutMs: 120_000,

@@ -14,7 +14,7 @@ import { createTestDatabase, dialectsUnderTest } from '../support/databases.ts';
 import { onFreePort } from '../support/service.ts';
 import { serveOnFreePort, startNode } from '../support/serve-process.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
-import { startCommand } from '../../bench/lib/service.ts';
+import { startArgs } from '../../bench/lib/service.ts';
 
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 const RECORD_PACKAGES = fileURLToPath(new URL('./fixtures/record-packages.ts', import.meta.url));
@@ -97,10 +97,9 @@ describe('the service process', () => {
   // no types and never loads the stripper (~16 MB of RSS). Its cache lives under TMPDIR, a fresh
   // one per case here; the cold start is the control that the probe sees the stripper at all.
   it('should not load the type stripper on a restart from a warm compile cache, even after a kill -9', async () => {
-    const { nodeOptions, entry } = startCommand();
     const start = async (dir: string, stop: 'SIGTERM' | 'SIGKILL'): Promise<boolean | undefined> => {
       const record = join(dir, 'builtins.txt');
-      const proc = await serveOnFreePort([...nodeOptions, '--import', RECORD_BUILTINS, entry, 'serve'], (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, TMPDIR: join(dir, 'tmp'), DEMO_IDP: 'false', RECORD_BUILTINS_TO: record }));
+      const proc = await serveOnFreePort(startArgs(['serve'], ['--import', RECORD_BUILTINS]), (port) => ({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DATA_DIR: dir, TMPDIR: join(dir, 'tmp'), DEMO_IDP: 'false', RECORD_BUILTINS_TO: record }));
       try {
         assert.equal((await waitFor(`http://127.0.0.1:${proc.port}/readyz`, 20_000)).status, 200);
         proc.child.kill(stop);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { runCli } from '../../support/cli.ts';
 import { serveOnFreePort } from '../../support/serve-process.ts';
-import { startCommand } from '../../../bench/lib/service.ts';
+import { startArgs } from '../../../bench/lib/service.ts';
 import { fullFlow, mcpRequest, refreshTokens, registerClient, type Client, type Tokens } from '../support/oauth-flow.ts';
 
 export type SoakOptions = {
@@ -85,8 +85,7 @@ async function startServer(): Promise<{ child: ChildProcess; base: string; dir: 
   // As `npm start` runs the server, its Node options (the young generation's size among them) and
   // entry: without the options V8 grew its young generation to its default bound well after the
   // warm-up, a step of ~50 MB of RSS that the growth check read as a leak.
-  const start = startCommand();
-  const server = await serveOnFreePort(['--expose-gc', ...start.nodeOptions, '--import', HEAP_PROBE, start.entry, 'serve'], (port, base) => ({ ...env, PORT: String(port), BASE_URL: base, HEAP_PROBE_FILE: join(dir, 'heap') }));
+  const server = await serveOnFreePort(startArgs(['serve'], ['--expose-gc', '--import', HEAP_PROBE]), (port, base) => ({ ...env, PORT: String(port), BASE_URL: base, HEAP_PROBE_FILE: join(dir, 'heap') }));
   // What the server says from here on (warnings, errors) shows beside the soak's own lines.
   server.child.stderr.pipe(process.stderr);
   return { child: server.child, base: server.base, dir, emails };
