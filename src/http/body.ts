@@ -74,3 +74,47 @@ export function utf8Body(text: string): Uint8Array<ArrayBuffer> {
   const { read, written } = utf8.encodeInto(text, buffer);
   return read === text.length ? buffer.subarray(0, written) : Buffer.from(text, 'utf8');
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** Reused for the JSON utf8JsonTwice sends (single-threaded, never held across a call); larger texts get their own. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+const SCRATCH_MAX = 1024 * 1024;
+
+/**
+ * The UTF-8 bytes of `head + JSON.stringify(json) + middle + json + tail`, where `json` is
+ * JSON.stringify's output: a tool result whose text block is its structuredContent's JSON sends
+ * that JSON twice, once quoted as a string. Quoted by JSON.stringify, the copy is made on the heap
+ * (two bytes a character once a title holds an em dash: ~80 KB for a 20,000-character list page),
+ * then encoded, and so is the body joined from it. Here `json` is encoded once and quoted byte by
+ * byte: in JSON.stringify's output only `"` and `\` need a backslash (it leaves no control character
+ * or lone surrogate raw), and in UTF-8 neither byte occurs inside a multi-byte character. Text that
+ * is not such output is quoted by JSON.stringify, so the bytes are the same either way.
+ */
+export function utf8JsonTwice(head: string, json: string, middle: string, tail: string): Uint8Array<ArrayBuffer> {
+  const plain = () => utf8Body(head + JSON.stringify(json) + middle + json + tail);
+  if (!json.isWellFormed()) return plain();
+  const most = json.length * 3;
+  if (scratch.length < most && most <= SCRATCH_MAX) scratch = Buffer.allocUnsafe(most);
+  const encoded = scratch.length >= most ? scratch : Buffer.allocUnsafe(most);
+  const n = utf8.encodeInto(json, encoded).written;
+  let escapes = 0;
+  for (let i = 0; i < n; i++) {
+    const b = encoded[i]!;
+    if (b === QUOTE || b === BACKSLASH) escapes++;
+    else if (b < 0x20) return plain();
+  }
+  const out = Buffer.allocUnsafe(Buffer.byteLength(head) + n + escapes + 2 + Buffer.byteLength(middle) + n + Buffer.byteLength(tail));
+  let at = out.write(head, 0);
+  out[at++] = QUOTE;
+  for (let i = 0; i < n; i++) {
+    const b = encoded[i]!;
+    if (b === QUOTE || b === BACKSLASH) out[at++] = BACKSLASH;
+    out[at++] = b;
+  }
+  out[at++] = QUOTE;
+  at += out.write(middle, at);
+  at += encoded.copy(out, at, 0, n);
+  out.write(tail, at);
+  return out;
+}

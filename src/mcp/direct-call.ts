@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from './define-tool.ts';
 import { STRUCTURED_JSON } from './run-tool.ts';
+import { utf8Body, utf8JsonTwice } from '../http/body.ts';
 
 export type DirectCall = { era: 'modern' | 'legacy'; id: string | number; tool: ToolDefinition; args: unknown };
 
@@ -32,7 +33,7 @@ function acceptsBoth(accept: string | null): boolean {
 }
 
 /**
- * The modern revisions whose results directResponseJson writes. A later revision the SDK classifies
+ * The modern revisions whose results directResponseBody writes. A later revision the SDK classifies
  * as modern (any date from 2026-07-28 on) is the SDK's to accept or refuse (it answers 400 today).
  */
 const DIRECT_MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
@@ -109,19 +110,28 @@ export function directToolCall(headers: Headers, body: unknown, tools: ReadonlyM
 }
 
 /**
- * The JSON-RPC response (sent with status 200, application/json) the SDK would send for this result: 2026-07-28 results carry
+ * The JSON-RPC response (sent with status 200, application/json) the SDK would send for this result, as UTF-8: 2026-07-28 results carry
  * `resultType` and the server's identity in `_meta`; 2025-era results are the plain result, sent
  * as JSON (which 2025-era Streamable HTTP allows in place of a one-event SSE stream).
  */
-export function directResponseJson(call: DirectCall, result: CallToolResult, serverInfo: Record<string, unknown>): string {
+export function directResponseBody(call: DirectCall, result: CallToolResult, serverInfo: Record<string, unknown>): Uint8Array<ArrayBuffer> {
   const meta = { ...(result._meta ?? {}), [SERVER_INFO_META_KEY]: serverInfo };
   const structuredJson = (result as { [STRUCTURED_JSON]?: string })[STRUCTURED_JSON];
-  const keys = Object.keys(result);
-  if (structuredJson !== undefined && keys.length === 2 && keys[0] === 'content' && keys[1] === 'structuredContent') {
-    // The same bytes JSON.stringify would write, with the structured content's JSON reused.
+  if (structuredJson !== undefined && isJsonTextResult(result, structuredJson)) {
+    // The same bytes JSON.stringify would write, with the structured content's JSON reused for
+    // both the text block and structuredContent (utf8JsonTwice).
     const tail = call.era === 'modern' ? `,"resultType":"complete","_meta":${JSON.stringify(meta)}` : '';
-    return `{"result":{"content":${JSON.stringify(result.content)},"structuredContent":${structuredJson}${tail}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
+    return utf8JsonTwice('{"result":{"content":[{"type":"text","text":', structuredJson, '}],"structuredContent":', `${tail}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
   }
   const payload = call.era === 'modern' ? { ...result, resultType: 'complete', _meta: meta } : result;
-  return JSON.stringify({ result: payload, jsonrpc: '2.0', id: call.id });
+  return utf8Body(JSON.stringify({ result: payload, jsonrpc: '2.0', id: call.id }));
+}
+
+/** A result exactly as run-tool.ts jsonResult builds it: one text block holding the JSON, then structuredContent. */
+function isJsonTextResult(result: CallToolResult, json: string): boolean {
+  const keys = Object.keys(result);
+  if (keys.length !== 2 || keys[0] !== 'content' || keys[1] !== 'structuredContent' || result.content.length !== 1) return false;
+  const block = result.content[0] as Record<string, unknown>;
+  const blockKeys = Object.keys(block);
+  return blockKeys.length === 2 && blockKeys[0] === 'type' && blockKeys[1] === 'text' && block.type === 'text' && block.text === json;
 }

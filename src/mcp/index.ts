@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { createMcpHandler, type AuthInfo as SdkAuthInfo } from '@modelcontextprotocol/server';
 import type { AppContext, AppEnv } from '../http/context.ts';
-import { readBodyText, utf8Body } from '../http/body.ts';
+import { readBodyText } from '../http/body.ts';
 import type { Config } from '../config/load.ts';
 import type { RateRule } from '../limits/index.ts';
 import type { TokenVerifier } from '../access/auth-info.ts';
@@ -14,7 +14,7 @@ import { mcpCors } from './http/cors.ts';
 import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
 import { authenticate } from './http/bearer.ts';
 import { buildServer, SERVER_INFO, serverInstructions, toolContext } from './server.ts';
-import { directResponseJson, directToolCall } from './direct-call.ts';
+import { directResponseBody, directToolCall } from './direct-call.ts';
 import { toolsByName } from './tools/index.ts';
 import { runTool } from './run-tool.ts';
 
@@ -90,7 +90,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     const direct = parsedBody === undefined ? undefined : directToolCall(raw.headers, parsedBody, toolsByName);
     if (direct) {
       const result = await runTool(direct.tool, direct.args, toolContext(deps, principal), ctx.logger);
-      return c.body(utf8Body(directResponseJson(direct, result, SERVER_INFO)), 200, { 'Content-Type': 'application/json' });
+      return c.body(directResponseBody(direct, result, SERVER_INFO), 200, { 'Content-Type': 'application/json' });
     }
 
     const sdkAuth: SdkAuthInfo = { token: auth.token, clientId: auth.clientId, scopes: auth.scopes, expiresAt: auth.expiresAt, resource: new URL(auth.resource) };

@@ -3,7 +3,7 @@
 // the slack (the fallback), surrogate pairs, and a lone surrogate (encoded as U+FFFD, as Node does).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { utf8Body } from '../../src/http/body.ts';
+import { utf8Body, utf8JsonTwice } from '../../src/http/body.ts';
 
 describe('utf8Body', () => {
   const cases: Record<string, string> = {
@@ -21,4 +21,43 @@ describe('utf8Body', () => {
       assert.equal(bytes.byteLength, Buffer.byteLength(text, 'utf8'));
     });
   }
+});
+
+// utf8JsonTwice: a JSON text sent quoted and as itself (a tool result's text block and its
+// structuredContent), byte for byte what encoding the joined string would give, whether the text
+// is quoted byte by byte (JSON.stringify's output) or falls back to JSON.stringify (anything else).
+describe('utf8JsonTwice', () => {
+  const head = '{"result":{"content":[{"type":"text","text":';
+  const middle = '}],"structuredContent":';
+  const tail = ',"_meta":{"name":"Agent Access — test"}},"jsonrpc":"2.0","id":7}';
+  const json = (value: unknown) => JSON.stringify(value);
+  const cases: Record<string, string> = {
+    'empty text': '',
+    'an ASCII page': json({ meetings: Array.from({ length: 40 }, (_, i) => ({ id: `m${i}`, title: `Call ${i}` })), has_more: true }),
+    'quotes and backslashes in values': json({ note: 'He said "ship it" \\ then left', path: 'C:\\deals\\q3' }),
+    'escaped control characters': json({ notes: 'line one\nline two\ttabbed\u0000nul\u001f' }),
+    'em dashes (a two-byte string)': json({ title: 'Kickoff — Acme', items: ['—'.repeat(500)] }),
+    'emoji and CJK': json({ title: '🎯 会議の記録 "quoted"', who: 'Zoë' }),
+    'a lone surrogate, as JSON.stringify escapes it': json({ broken: 'before \ud800 after' }),
+    'larger than the reused buffer': json({ text: 'Ω"\\'.repeat(30_000) }),
+    'larger than any reused buffer': json({ text: 'x"'.repeat(600_000) }),
+    // Not JSON.stringify output: quoted by JSON.stringify instead, with the same bytes.
+    'a raw control character': 'a\nb"c',
+    'a raw lone surrogate': 'a\ud800"b',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(`encodes ${name} as the joined string would be`, () => {
+      const expected = Buffer.from(head + JSON.stringify(text) + middle + text + tail, 'utf8');
+      const bytes = utf8JsonTwice(head, text, middle, tail);
+      assert.equal(bytes.byteLength, expected.byteLength);
+      assert.deepEqual(Buffer.from(bytes), expected);
+    });
+  }
+
+  it('gives each call its own bytes (the reused buffer is never handed out)', () => {
+    const first = utf8JsonTwice('[', json({ a: 'first "one"' }), ',', ']');
+    const copy = Buffer.from(first);
+    utf8JsonTwice('[', json({ a: 'second, longer "one" — overwriting' }), ',', ']');
+    assert.deepEqual(Buffer.from(first), copy);
+  });
 });
