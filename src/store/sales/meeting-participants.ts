@@ -58,7 +58,7 @@ export async function withExternal<R extends { id: string; external_json?: unkno
       const tuples = ExternalJson.parse(jsonValue(row.external_json));
       tuples.sort((a, b) => a[0] - b[0]);
       row.external = tuples.map(([, name, email, company, title]) => ({ name, email, company, title }));
-      delete row.external_json; // nothing raw travels further
+      row.external_json = undefined; // nothing raw travels further (cleared, not deleted: meetings.ts listMeetings)
     }
     return listed;
   }
