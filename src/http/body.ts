@@ -83,13 +83,13 @@ const SCRATCH_MAX = 1024 * 1024;
 
 /**
  * The UTF-8 bytes of `head + JSON.stringify(json) + middle + json + tail`, where `json` is
- * JSON.stringify's output: a tool result whose text block is its structuredContent's JSON sends
- * that JSON twice, once quoted as a string. Quoted by JSON.stringify, the copy is made on the heap
- * (two bytes a character once a title holds an em dash: ~80 KB for a 20,000-character list page),
- * then encoded, and so is the body joined from it. Here `json` is encoded once and quoted byte by
- * byte: in JSON.stringify's output only `"` and `\` need a backslash (it leaves no control character
- * or lone surrogate raw), and in UTF-8 neither byte occurs inside a multi-byte character. Text that
- * is not such output is quoted by JSON.stringify, so the bytes are the same either way.
+ * JSON.stringify's output and the other pieces are well-formed: a tool result whose text block is
+ * its structuredContent's JSON sends that JSON twice, once quoted as a string. JSON.stringify's
+ * quoting allocated ~80 KB on the heap for a 20,000-character list page holding an em dash (a
+ * two-byte string), and the body joined from it was copied again to be encoded. Here `json` is
+ * encoded once and quoted byte by byte: in JSON.stringify's output only `"` and `\` need a
+ * backslash (it leaves no control character or lone surrogate raw), and in UTF-8 neither byte
+ * occurs inside a multi-byte character. Other text is quoted by JSON.stringify: the same bytes.
  */
 export function utf8JsonTwice(head: string, json: string, middle: string, tail: string): Uint8Array<ArrayBuffer> {
   const plain = () => utf8Body(head + JSON.stringify(json) + middle + json + tail);
@@ -97,7 +97,8 @@ export function utf8JsonTwice(head: string, json: string, middle: string, tail: 
   const most = json.length * 3;
   if (scratch.length < most && most <= SCRATCH_MAX) scratch = Buffer.allocUnsafe(most);
   const encoded = scratch.length >= most ? scratch : Buffer.allocUnsafe(most);
-  const n = utf8.encodeInto(json, encoded).written;
+  const { read, written: n } = utf8.encodeInto(json, encoded);
+  if (read !== json.length) return plain();
   let escapes = 0;
   for (let i = 0; i < n; i++) {
     const b = encoded[i]!;

@@ -41,18 +41,32 @@ describe('utf8JsonTwice', () => {
     'a lone surrogate, as JSON.stringify escapes it': json({ broken: 'before \ud800 after' }),
     'larger than the reused buffer': json({ text: 'Ω"\\'.repeat(30_000) }),
     'larger than any reused buffer': json({ text: 'x"'.repeat(600_000) }),
+    'three-byte characters past the reused buffer': json({ text: '会"'.repeat(30_000) }),
+    'three-byte characters past any reused buffer': json({ text: '会'.repeat(400_000) }),
+    'DEL and line and paragraph separators, which JSON.stringify leaves raw': json({ text: 'a\u007fb\u2028c\u2029d' }),
     // Not JSON.stringify output: quoted by JSON.stringify instead, with the same bytes.
     'a raw control character': 'a\nb"c',
     'a raw lone surrogate': 'a\ud800"b',
   };
+  const quotedByJsonStringify = new Set(['a raw control character', 'a raw lone surrogate']);
   for (const [name, text] of Object.entries(cases)) {
-    it(`encodes ${name} as the joined string would be`, () => {
+    it(`encodes ${name} as the joined string would be`, (t) => {
       const expected = Buffer.from(head + JSON.stringify(text) + middle + text + tail, 'utf8');
+      // JSON.stringify's output is quoted byte by byte (the point of it); anything else by JSON.stringify.
+      const stringify = t.mock.method(JSON, 'stringify');
       const bytes = utf8JsonTwice(head, text, middle, tail);
+      assert.equal(stringify.mock.callCount(), quotedByJsonStringify.has(name) ? 1 : 0);
+      stringify.mock.restore();
       assert.equal(bytes.byteLength, expected.byteLength);
       assert.deepEqual(Buffer.from(bytes), expected);
     });
   }
+
+  it('encodes multi-byte text around the JSON too', () => {
+    const text = json({ title: 'Zoë "Q3" — review' });
+    const expected = Buffer.from(`{"à":${JSON.stringify(text)},"€":${text}}`, 'utf8');
+    assert.deepEqual(Buffer.from(utf8JsonTwice('{"à":', text, ',"€":', '}')), expected);
+  });
 
   it('gives each call its own bytes (the reused buffer is never handed out)', () => {
     const first = utf8JsonTwice('[', json({ a: 'first "one"' }), ',', ']');

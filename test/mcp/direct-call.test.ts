@@ -147,4 +147,17 @@ describe('POST /mcp direct tools/call answers as the SDK does', () => {
     const meetings = (JSON.parse(text) as { result: { structuredContent: { meetings: { title: string }[] } } }).result.structuredContent.meetings;
     assert.ok(meetings.some((m) => m.title.includes('—')), 'the demo titles hold em dashes');
   });
+
+  // The messages above are compared parsed; the SDK writes JSON.stringify's bytes, and so must the
+  // direct path, which quotes a list page's JSON for its text block byte by byte (utf8JsonTwice).
+  it('sends a list page in the bytes JSON.stringify writes, in either era', async () => {
+    for (const era of ['2025-11-25', '2026-07-28'] as const) {
+      const res = await fetch(request(`${service.baseUrl}/mcp`, token, era, call(era, 'list_meetings', { ...WINDOW, limit: 25 })));
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const message = JSON.parse(bytes.toString('utf8')) as { result: { content: { text: string }[]; structuredContent: unknown } };
+      assert.equal(message.result.content[0]!.text, JSON.stringify(message.result.structuredContent), `${era}: the text block is the structured content's JSON`);
+      assert.ok(bytes.includes(Buffer.from('—')), 'multi-byte characters in the page');
+      assert.deepEqual(bytes, Buffer.from(JSON.stringify(message), 'utf8'), era);
+    }
+  });
 });

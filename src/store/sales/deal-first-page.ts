@@ -57,6 +57,7 @@ export async function firstDealsPage(db: Kysely<Database>, p: Principal, f: Deal
 async function searchFirstPage(db: Kysely<Database>, p: Principal, f: DealFilters, sort: DealSort, limit: number): Promise<DealsFirstPage> {
   const rows: (DealRow & { total_matched?: number | string | null })[] = await executePlannedPerCall(db, searchFirstPageQuery(db, p, f, sort, limit));
   const total = Number(rows[0]?.total_matched ?? 0);
+  // Deleted, unlike a meeting list's count (meetings.ts listMeetings): tests compare these rows whole, and no workload reads them.
   for (const row of rows) delete row.total_matched;
   return { rows, total: async () => total };
 }
