@@ -99,23 +99,19 @@ export function utf8JsonTwice(head: string, json: string, middle: string, tail: 
   const encoded = scratch.length >= most ? scratch : Buffer.allocUnsafe(most);
   const { read, written: n } = utf8.encodeInto(json, encoded);
   if (read !== json.length) return plain();
-  let escapes = 0;
-  for (let i = 0; i < n; i++) {
-    const b = encoded[i]!;
-    if (b === QUOTE || b === BACKSLASH) escapes++;
-    else if (b < 0x20) return plain();
-  }
-  const out = Buffer.allocUnsafe(Buffer.byteLength(head) + n + escapes + 2 + Buffer.byteLength(middle) + n + Buffer.byteLength(tail));
+  // One pass over the bytes, into room for a backslash before each: the body is the part written.
+  const out = Buffer.allocUnsafe(Buffer.byteLength(head) + 2 * n + 2 + Buffer.byteLength(middle) + n + Buffer.byteLength(tail));
   let at = out.write(head, 0);
   out[at++] = QUOTE;
   for (let i = 0; i < n; i++) {
     const b = encoded[i]!;
     if (b === QUOTE || b === BACKSLASH) out[at++] = BACKSLASH;
+    else if (b < 0x20) return plain();
     out[at++] = b;
   }
   out[at++] = QUOTE;
   at += out.write(middle, at);
   at += encoded.copy(out, at, 0, n);
-  out.write(tail, at);
-  return out;
+  at += out.write(tail, at);
+  return out.subarray(0, at);
 }
