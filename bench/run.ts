@@ -11,7 +11,7 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
   const log = options.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
   const env: BenchEnv = {
     options,
-    compare: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, log, profileDir: options.profileDir },
+    compare: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, log, profileDir: options.profileDir, allocProfileDir: options.allocProfileDir },
     log,
   };
   const startedAt = new Date().toISOString();

@@ -20,13 +20,15 @@ export type BenchOptions = {
   quiet: boolean;
   /** Run the service contenders under `node --cpu-prof`, writing profiles here. */
   profileDir: string | undefined;
+  /** Run the service contenders under V8's sampling heap profiler (lib/alloc-probe.mjs), writing profiles here. */
+  allocProfileDir: string | undefined;
   /** Datasets above this many meetings are skipped with a note (small disks, short sessions). */
   maxMeetings: number;
   /** Document datasets above this many documents are skipped with a note (W3). */
   maxDocuments: number;
 };
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--anchors-only] [--max-meetings N] [--max-documents N] [--profile] [--quiet] [--out DIR] [--data DIR]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--anchors-only] [--max-meetings N] [--max-documents N] [--profile] [--alloc-profile] [--quiet] [--out DIR] [--data DIR]
 
   --quick          a sanity run in under 3 minutes: short rounds, small datasets
   --only W1,W4     run only these workloads
@@ -40,6 +42,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds
   --max-meetings N skip datasets above N meetings (noted in the results)
   --max-documents N  skip document datasets above N documents (W3; noted in the results)
   --profile        run the service under node --cpu-prof (profiles in bench/results/profiles)
+  --alloc-profile  sample what the service allocates, collected objects included (.heapprofile, same place)
 `;
 
 export class UsageError extends Error {}
@@ -57,6 +60,7 @@ export function parseArgs(argv: string[]): BenchOptions {
     dataDir: 'data/bench',
     quiet: false,
     profileDir: undefined,
+    allocProfileDir: undefined,
     maxMeetings: Infinity,
     maxDocuments: Infinity,
   };
@@ -106,6 +110,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--profile':
         options.profileDir = 'bench/results/profiles';
+        break;
+      case '--alloc-profile':
+        options.allocProfileDir = 'bench/results/profiles';
         break;
       case '--out':
         options.outDir = value();

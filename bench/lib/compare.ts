@@ -2,6 +2,9 @@
 // probe and an unmeasured warm-up each, the measured rounds alternate the contenders (A B C, then
 // B C A, …) so drift on a shared machine falls on all of them alike. Each round resets the
 // server's peak-RSS mark and reads it back afterwards.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { REQUEST_TIMEOUT_S, runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { memoryOf, resetPeakRss, sampleRss, startProcess, type ProcessSpec, type Running } from './proc.ts';
 import { pairedRatio, spread, type Spread } from './stats.ts';
@@ -49,7 +52,22 @@ export type CaseResult = {
   peakResetPerRound: boolean;
 };
 
-export type CompareOptions = { rounds: number; durationS: number; warmupS: number; log: (line: string) => void; profileDir?: string };
+export type CompareOptions = { rounds: number; durationS: number; warmupS: number; log: (line: string) => void; profileDir?: string | undefined; allocProfileDir?: string | undefined };
+
+const ALLOC_PROBE = fileURLToPath(new URL('./alloc-probe.mjs', import.meta.url));
+
+/** A subject's process under the profilers asked for: `--cpu-prof`, and the allocation probe (alloc-probe.mjs). */
+function profiledProcess(base: ProcessSpec, name: string, options: CompareOptions): ProcessSpec {
+  let spec = base;
+  if (options.profileDir) spec = { ...spec, args: ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`, ...spec.args] };
+  if (options.allocProfileDir) {
+    mkdirSync(options.allocProfileDir, { recursive: true });
+    const out = resolve(options.allocProfileDir, `${name}.heapprofile`);
+    const env = spec.env;
+    spec = { ...spec, args: ['--import', ALLOC_PROBE, ...spec.args], env: (port: number) => ({ ...(typeof env === 'function' ? env(port) : env), BENCH_ALLOC_PROFILE: out }) };
+  }
+  return spec;
+}
 
 const METRICS: Metric[] = ['rps', 'p50', 'p95', 'p99', 'peakRssMb'];
 
@@ -95,10 +113,7 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
     for (const [i, contender] of spec.contenders.entries()) {
       const result = results[i] as ContenderResult;
       try {
-        const profiled = options.profileDir && contender.role === 'subject';
-        const processSpec = profiled
-          ? { ...contender.process, args: ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${spec.id}-${contender.name}.cpuprofile`, ...contender.process.args] }
-          : contender.process;
+        const processSpec = contender.role === 'subject' ? profiledProcess(contender.process, `${spec.id}-${contender.name}`, options) : contender.process;
         const running = await startProcess(processSpec);
         lives.push({ contender, running, load: { method: 'GET', headers: {}, path: '/' }, result });
         result.startMs = running.startMs;

@@ -10,7 +10,8 @@ import { parseArgs, UsageError } from '../../bench/lib/args.ts';
 import { median, pairedRatio, percentile, spread } from '../../bench/lib/stats.ts';
 import { runBench } from '../../bench/run.ts';
 import type { Results } from '../../bench/lib/report.ts';
-import type { CaseResult } from '../../bench/lib/compare.ts';
+import { runCase, type CaseResult } from '../../bench/lib/compare.ts';
+import { summarizeAllocations, type HeapProfile } from '../../bench/profile-summary.ts';
 import { ratioShown } from '../../bench/workloads/types.ts';
 import { verdict } from '../../bench/workloads/w2-transcript.ts';
 
@@ -82,6 +83,39 @@ describe('bench harness on the W1 anchors', () => {
     assert.match(markdown, /\| \(a\) bare node:http \| \d+ \(\d+–\d+\) \|/);
     assert.match(markdown, /## W2 .* — not run/);
     assert.match(markdown, /npm run bench -- --quick/);
+  });
+});
+
+describe('bench --alloc-profile', () => {
+  // The bare anchor as the subject: it keeps nothing between requests, so what its handler
+  // allocated shows in the profile only if collected objects are counted.
+  it('should write what a subject allocated while it served, collected objects included, and summarize it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-alloc-'));
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_meetings', arguments: { limit: 25 } } });
+      const result = await runCase(
+        {
+          id: 'A1',
+          title: 'allocations',
+          connections: 4,
+          contenders: [{ name: 'bare', label: 'bare', role: 'subject', process: { args: ['bench/anchors/bare-http.ts'], readyPath: '/healthz' }, load: async () => ({ method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json' }, body }) }],
+        },
+        { rounds: 1, durationS: 0.5, warmupS: 0, log: () => {}, allocProfileDir: dir },
+      );
+      assert.equal(result.contenders[0]?.error, undefined);
+      const profile = JSON.parse(readFileSync(join(dir, 'A1-bare.heapprofile'), 'utf8')) as HeapProfile;
+      const summary = summarizeAllocations(profile, 100);
+      assert.match(summary, /^\d+\.\d MB allocated \(sampled\)/);
+      assert.match(summary, /% +\d+\.\d MB {2}bench\/anchors\/bare-http\.ts$/m, summary);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should take --alloc-profile beside --profile', () => {
+    const o = parseArgs(['--alloc-profile', '--profile']);
+    assert.deepEqual([o.allocProfileDir, o.profileDir], ['bench/results/profiles', 'bench/results/profiles']);
+    assert.equal(parseArgs([]).allocProfileDir, undefined);
   });
 });
 
