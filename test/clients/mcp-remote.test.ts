@@ -23,30 +23,40 @@ import { approveHeadless, mcpStatus, revoke } from './support/headless.ts';
 
 const PROXY = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
-/** Collects a child's stderr (always drained, so the child never blocks on a full pipe) and finds the authorization URL mcp-remote prints. */
+/** Collects a child's stderr (always drained, so the child never blocks on a full pipe) and finds what mcp-remote prints: its authorization URL, its callback server listening. */
 function stderrWatcher(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown }, base: string) {
   let seen = '';
-  const pattern = new RegExp(`(${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/oauth/authorize\\?\\S+)`);
+  const urlPattern = new RegExp(`(${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/oauth/authorize\\?\\S+)`);
   const waiters: (() => void)[] = [];
   stream.on('data', (chunk: Buffer) => {
     seen += chunk.toString();
     for (const wake of waiters.splice(0)) wake();
   });
+  /** The first match of `pattern` in what it printed, waiting up to 30 s. */
+  const printed = (pattern: RegExp, what: string): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`mcp-remote printed no ${what}:\n${seen.slice(-2000)}`)), 30_000);
+      const check = () => {
+        const match = pattern.exec(seen);
+        if (!match) return void waiters.push(check);
+        clearTimeout(timer);
+        resolve(match);
+      };
+      check();
+    });
   return {
     /** The end of what it printed so far, for a failure's message. */
     tail: () => seen.slice(-2000),
     /** The first authorization URL mcp-remote prints ("Please authorize this client by visiting: …"). */
-    authorizationUrl(): Promise<URL> {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`mcp-remote printed no authorization URL:\n${seen.slice(-2000)}`)), 30_000);
-        const check = () => {
-          const match = pattern.exec(seen);
-          if (!match) return void waiters.push(check);
-          clearTimeout(timer);
-          resolve(new URL(match[1]!));
-        };
-        check();
-      });
+    authorizationUrl: async (): Promise<URL> => new URL((await printed(urlPattern, 'authorization URL'))[1]!),
+    /**
+     * Resolves once its callback server listens on `port`. mcp-remote prints the URL, then opens the
+     * browser, and only starts that server after the connection attempt fails: a browser that gets
+     * through sign-in and consent faster than that (a headless test on a busy machine) finds nothing
+     * listening (seen in CI, 2026-11-27: ECONNREFUSED, and no "running" line printed yet).
+     */
+    callbackListening: async (port: number): Promise<void> => {
+      await printed(new RegExp(`OAuth callback server running at http://127\\.0\\.0\\.1:${port}\\b`), `callback server listening on ${port}`);
     },
   };
 }
@@ -90,7 +100,7 @@ describe('mcp-remote completes its OAuth flow headlessly', () => {
       const connecting = client.connect(transport);
       assert.ok(transport.stderr);
       const watcher = stderrWatcher(transport.stderr, service.baseUrl);
-      return { client, connecting, authorizationUrl: () => watcher.authorizationUrl(), stderrTail: () => watcher.tail() };
+      return { client, connecting, authorizationUrl: () => watcher.authorizationUrl(), callbackListening: () => watcher.callbackListening(callbackPort), stderrTail: () => watcher.tail() };
     };
     const stored = () => JSON.parse(readFileSync(findFile(configDir, 'tokens.json'), 'utf8')) as { access_token: string; refresh_token: string; expires_at?: number };
     /** Makes the stored access token look expired, so the next start refreshes it (mcp-remote refreshes ahead of expiry). */
@@ -107,8 +117,8 @@ describe('mcp-remote completes its OAuth flow headlessly', () => {
       assert.match(authorizationUrl.searchParams.get('scope') ?? '', /\bmcp\b/, 'the advertised scope, not the openid fallback (P11)');
       const { callback } = await approveHeadless(authorizationUrl, email);
       assert.equal(callback.searchParams.get('iss'), service.baseUrl);
-      // The browser's last hop: mcp-remote's callback server receives the code.
-      // Once (CI, 2026-11-27) its callback server refused this connection; what it printed says why.
+      // The browser's last hop: mcp-remote's callback server receives the code, once it listens.
+      await first.callbackListening();
       const delivered = await fetch(callback).catch((error: unknown) => {
         throw new Error(`mcp-remote's callback server (${callback.origin}) was not reachable; mcp-remote printed:\n${first.stderrTail()}`, { cause: error });
       });
