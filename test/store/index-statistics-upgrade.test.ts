@@ -1,8 +1,9 @@
 // Migrations 0014's, 0015's and 0021's indexes, and 0022's rebuilt meetings_start, on SQLite: a
-// database that has planner statistics (a bulk load wrote them) gets theirs too, so the planner does not guess for them beside measured ones (it then read
-// a page's participants through an index in no order and sorted them); one without statistics
-// keeps none, so every index is guessed alike. Statistics are SQLite's (sqlite_stat1): PostgreSQL
-// plans plain indexes from its column statistics.
+// database that has planner statistics (a bulk load wrote them) gets theirs too, so the planner
+// does not guess for them beside measured ones (it then read a page's participants through an
+// index in no order and sorted them); one without statistics keeps none, so every index is guessed
+// alike. Statistics are SQLite's (sqlite_stat1): PostgreSQL plans plain indexes from its column
+// statistics.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
