@@ -6,6 +6,21 @@ import type { Database } from '../store/schema.ts';
 type TableName = keyof Database;
 const MAX_PARAMS = 30_000; // SQLite allows 32,766 bound parameters, PostgreSQL 65,535.
 
+/**
+ * Tables written before the others of a flush, in this order; the rest follow in the order their
+ * first row was added. A participant copies its meeting's start, owner and deal as it is written
+ * (migrations 0011, 0017, 0018), which finds the meeting only if the meeting was written first:
+ * the seed makes a meeting's participants before the meeting row (which counts their transcript),
+ * and written in that order every participant was written again by its meeting's trigger. On
+ * PostgreSQL that was a second version of each participant in all six of its indexes (two of them
+ * trigram GIN indexes) and a run of its search-text trigger per meeting.
+ */
+const PARENTS_FIRST: readonly TableName[] = ['accounts', 'deals', 'meetings'];
+const writeRank = (table: TableName): number => {
+  const i = PARENTS_FIRST.indexOf(table);
+  return i < 0 ? PARENTS_FIRST.length : i;
+};
+
 export class BatchWriter {
   readonly #db: Kysely<Database>;
   #buffers = new Map<TableName, Record<string, unknown>[]>();
@@ -29,8 +44,10 @@ export class BatchWriter {
     this.#buffers = new Map();
     const count = this.#pending;
     this.#pending = 0;
+    // A stable sort: tables outside PARENTS_FIRST keep the order their first row was added.
+    const tables = [...buffers].sort(([a], [b]) => writeRank(a) - writeRank(b));
     await this.#db.transaction().execute(async (trx) => {
-      for (const [table, rows] of buffers) {
+      for (const [table, rows] of tables) {
         const columns = Object.keys(rows[0] ?? {}).length || 1;
         const chunk = Math.max(1, Math.floor(MAX_PARAMS / columns));
         for (let i = 0; i < rows.length; i += chunk) {

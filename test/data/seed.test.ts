@@ -2,6 +2,7 @@
 // with data under their roles, and a two-hour transcript.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { dialectsUnderTest, openTestStore } from '../support/databases.ts';
 import type { Store } from '../../src/store/database.ts';
 import { AlreadySeededError, demoSeedState, seedDemo } from '../../src/data/seed.ts';
@@ -58,6 +59,32 @@ for (const dialect of dialectsUnderTest()) {
         const progress = () => controller.abort();
         await assert.rejects(seedDemo(c.store, { meetings: 600, anchor: ANCHOR, signal: controller.signal, progress }), { name: 'AbortError' });
         assert.equal(await demoSeedState(c.store), 'partial');
+      } finally {
+        await c.cleanup();
+      }
+    });
+
+    it('writes each meeting before its participants, so their copies of its start, owner and deal are taken, not written twice', async () => {
+      const c = await openTestStore(dialect);
+      try {
+        const db = c.store.db;
+        // A probe beside the schema's own triggers: as each meeting is written, how many of its participants exist.
+        await sql`create table meeting_write_probe (meeting_id text not null, participants_before integer not null)`.execute(db);
+        const count = sql.raw(`(select count(*) from participants p where p.org_id = new.org_id and p.meeting_id = new.id)`);
+        if (dialect === 'sqlite') {
+          await sql`create trigger meeting_write_probe after insert on meetings begin insert into meeting_write_probe values (new.id, ${count}); end`.execute(db);
+        } else {
+          await sql`create function meeting_write_probe() returns trigger language plpgsql as $$ begin insert into meeting_write_probe values (new.id, ${count}); return null; end $$`.execute(db);
+          await sql`create trigger meeting_write_probe after insert on meetings for each row execute function meeting_write_probe()`.execute(db);
+        }
+        await seedDemo(c.store, { meetings: 60, anchor: ANCHOR, documents: 5 });
+        const probed = await sql<{ n: number | string; early: number | string }>`select count(*) as n, sum(case when participants_before > 0 then 1 else 0 end) as early from meeting_write_probe`.execute(db);
+        const meetings = await db.selectFrom('meetings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        assert.equal(Number(probed.rows[0]!.n), Number(meetings.n));
+        assert.equal(Number(probed.rows[0]!.early), 0, 'meetings written after some of their participants');
+        const copied = await db.selectFrom('participants as p').innerJoin('meetings as m', (j) => j.onRef('m.org_id', '=', 'p.org_id').onRef('m.id', '=', 'p.meeting_id')).select(['p.start_at', 'm.start_at as meeting_start']).execute();
+        assert.ok(copied.length > 100);
+        for (const row of copied) assert.equal(Number(row.start_at), Number(row.meeting_start));
       } finally {
         await c.cleanup();
       }
