@@ -55,6 +55,27 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal((await createTokenVerifier(h.ctx).verify(t.accessToken)).ok, false);
     });
 
+    it('verifications of one token that arrive together share one lookup', async () => {
+      const t = await issueGrantTokens(h.ctx, user);
+      const v = createTokenVerifier(h.ctx);
+      const checks = await Promise.all(Array.from({ length: 8 }, () => v.verify(t.accessToken)));
+      assert.ok(checks.every((c) => c.ok));
+      const first = checks[0]!;
+      for (const c of checks) assert.equal(c, first, 'one answer, not one lookup each');
+    });
+
+    it('a token in use is looked up again before its reuse lapses, and stays the same AuthInfo while unchanged', async () => {
+      const v = createTokenVerifier(h.ctx);
+      const t = await issueGrantTokens(h.ctx, user);
+      const first = await v.verify(t.accessToken);
+      assert.ok(first.ok);
+      await new Promise((r) => setTimeout(r, 2100));
+      assert.equal(await v.verify(t.accessToken), first, 'answered from the reused lookup; a background lookup starts');
+      await new Promise((r) => setTimeout(r, 1300));
+      // Past the first lookup's 3 s: answered by the background lookup, which found the token unchanged.
+      assert.equal(await v.verify(t.accessToken), first);
+    });
+
     it('a revoked grant stops verifying once the cache bound has passed', async () => {
       const v = createTokenVerifier(h.ctx);
       const t = await issueGrantTokens(h.ctx, user);

@@ -1,8 +1,9 @@
 // Bearer authentication for /mcp as one pipeline of named checks (RFC 6750, RFC 9728 §5.1):
 // token present → token valid → audience is this endpoint → scope mcp → user and license usable.
 import { VERIFIED_REUSE_MS, type AuthInfo, type TokenVerifier } from '../../access/auth-info.ts';
-import { principalFromAuth, type Principal } from '../../access/principal.ts';
+import { principalFromAuth, type Principal, type PrincipalResult } from '../../access/principal.ts';
 import type { Store } from '../../store/database.ts';
+import { reusedLookup, type Slot } from '../../access/reused-lookup.ts';
 
 export type Refusal = { status: 401 | 403; error: string; description: string; challenge: string | null };
 export type Authenticated = { ok: true; auth: AuthInfo; principal: Principal };
@@ -11,10 +12,14 @@ const quote = (s: string) => s.replace(/["\\]/g, '');
 
 /**
  * A principal is reused while the verified token it came from is (the verifier hands back the same
- * AuthInfo object from its cache), and never longer than VERIFIED_REUSE_MS: a disabled user, an
- * expired license or a team change reaches every request within the same bound as a revocation.
+ * AuthInfo object while the token is unchanged), and never longer than VERIFIED_REUSE_MS from its
+ * read: a disabled user, an expired license or a team change reaches every request within the same
+ * bound as a revocation. Read once at a time, and again in the background while in use
+ * (access/reused-lookup.ts). A background read that fails leaves the principal in use until its
+ * bound; the request after that reads again and meets the failure itself.
  */
-const principals = new WeakMap<AuthInfo, { principal: Principal; until: number }>();
+const principals = new WeakMap<AuthInfo, Slot<PrincipalResult>>();
+const reusedPrincipal = reusedLookup<AuthInfo, PrincipalResult>(principals, { reuseMs: VERIFIED_REUSE_MS, keep: (r) => r.ok, onBackgroundError: () => {} });
 
 export function challenge(baseUrl: string, extra: Record<string, string> = {}): string {
   const params = { ...extra, resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp`, scope: 'mcp' };
@@ -45,15 +50,10 @@ export async function authenticate(input: { header: string | undefined; verifier
     const description = 'The access token lacks the "mcp" scope. Authorize again and grant the mcp scope.';
     return { status: 403, error: 'insufficient_scope', description, challenge: challenge(baseUrl, { error: 'insufficient_scope', error_description: description }) };
   }
-  const at = Date.now();
-  const reused = principals.get(auth);
-  if (reused && reused.until > at) return { ok: true, auth, principal: reused.principal };
-  const result = await principalFromAuth(input.store.db, auth, at);
+  const result = await reusedPrincipal(auth, Date.now(), (at) => principalFromAuth(input.store.db, auth, at));
   if (!result.ok) {
-    principals.delete(auth);
     if (result.reason === 'user_not_found') return invalid(result.message);
     return { status: 403, error: result.reason === 'user_disabled' ? 'user_disabled' : 'license_expired', description: result.message, challenge: null };
   }
-  principals.set(auth, { principal: result.principal, until: at + VERIFIED_REUSE_MS });
   return { ok: true, auth, principal: result.principal };
 }
