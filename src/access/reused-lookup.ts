@@ -1,35 +1,38 @@
 // Values looked up in the store for a bearer token (the verified token, the principal) and reused
-// in process for a bounded time (VERIFIED_REUSE_MS). Two rules keep a busy caller's requests from
-// waiting on the store together:
+// in process for a bounded time (VERIFIED_REUSE_MS), so that a busy caller's requests never all
+// wait for the store at once:
 // - one lookup per key at a time: requests that arrive while it runs take its answer;
 // - a value in use is looked up again in the background during the last REFRESH_AHEAD_MS of its
-//   reuse, and replaced when that answer comes. An agent's parallel calls otherwise all found it
-//   lapsed at once, every 3 s, and all waited for the store: on PostgreSQL, under W1's 32
-//   connections, for the pool behind the page queries already queued, so each such moment made
-//   ~20 requests late by tens of milliseconds.
-// A value is never used past its own `until`, which is counted from when its lookup began: a
-// revocation, a disabled user or an expired license still reaches every request within the bound.
+//   reuse, and replaced when that answer comes (before, all of an agent's parallel calls found it
+//   lapsed together every 3 s and queued for the store: README, Performance).
+// A request is answered only by a lookup that began less than `reuseMs` before it arrived, and
+// never with a value past its own bound (`usableUntil`, e.g. its token's expiry): a revocation,
+// a disabled user or an expired license reaches every request within the bound.
 
 /** The part of a value's reuse during which a request also starts a background lookup. */
 export const REFRESH_AHEAD_MS = 1000;
 
-export type Slot<V> = { value: Promise<V>; until: number; renewing: boolean };
+type Slot<V> = { value: Promise<V>; until: number; settled: boolean; renewing: boolean };
 
-/** Where the slots live: boundedSlots, or a WeakMap keyed by an object the value belongs to. */
+/** Where the slots live: boundedSlots, or weakSlots keyed by an object the value belongs to. */
 export type Slots<K, V> = { get(key: K): Slot<V> | undefined; set(key: K, slot: Slot<V>): unknown; delete(key: K): unknown };
 
-/** Slots in a Map of at most `max` keys: a new key past it pushes out the oldest. */
+/** Slots in a Map of at most `max` keys: a new key past it pushes out the one set longest ago. */
 export function boundedSlots<K, V>(max: number): Slots<K, V> {
   const map = new Map<K, Slot<V>>();
   return {
     get: (key) => map.get(key),
     set(key, slot) {
-      if (!map.has(key) && map.size >= max) map.delete(map.keys().next().value as K);
+      // Set again (a renewed value) moves a key to the newest end: tokens in use are never the oldest.
+      if (!map.delete(key) && map.size >= max) map.delete(map.keys().next().value as K);
       map.set(key, slot);
     },
     delete: (key) => map.delete(key),
   };
 }
+
+/** Slots that go with their key object (no bound needed). */
+export const weakSlots = <K extends object, V>(): Slots<K, V> => new WeakMap<K, Slot<V>>();
 
 export type ReusedLookupOptions<V> = {
   reuseMs: number;
@@ -41,20 +44,24 @@ export type ReusedLookupOptions<V> = {
   onBackgroundError(error: unknown): void;
 };
 
+export type Look<V> = (at: number, previous?: V) => Promise<V>;
+
 /**
- * `get(key, at, look)`: the reused value for `key`, or the answer of `look(at, previous)`, where
- * `previous` is the value being renewed (a lookup may hand it back unchanged, so objects keyed by
- * it keep their own slots).
+ * `get(key, at, look)`: the value for `key` at time `at`, reused or the answer of `look(at,
+ * previous)`, where `previous` is the value being renewed (a lookup may hand it back unchanged, so
+ * whatever is keyed by it keeps its own slot).
  */
 export function reusedLookup<K, V>(slots: Slots<K, V>, options: ReusedLookupOptions<V>) {
-  const settle = (key: K, slot: Slot<V>, value: V): void => {
-    if (slots.get(key) !== slot) return;
-    if (!options.keep(value)) slots.delete(key);
-    else if (options.usableUntil) slot.until = Math.min(slot.until, options.usableUntil(value));
-  };
+  function settle(key: K, slot: Slot<V>, value: V): void {
+    slot.settled = true;
+    const kept = options.keep(value);
+    // Even a slot replaced meanwhile: requests that joined its lookup check its bound (get).
+    if (kept && options.usableUntil) slot.until = Math.min(slot.until, options.usableUntil(value));
+    if (!kept && slots.get(key) === slot) slots.delete(key);
+  }
 
-  function fresh(key: K, at: number, look: (at: number, previous?: V) => Promise<V>): Promise<V> {
-    const slot: Slot<V> = { value: look(at), until: at + options.reuseMs, renewing: false };
+  function fresh(key: K, at: number, look: Look<V>): Promise<V> {
+    const slot: Slot<V> = { value: look(at), until: at + options.reuseMs, settled: false, renewing: false };
     slots.set(key, slot);
     slot.value.then(
       (value) => settle(key, slot, value),
@@ -63,28 +70,29 @@ export function reusedLookup<K, V>(slots: Slots<K, V>, options: ReusedLookupOpti
     return slot.value;
   }
 
-  function renew(key: K, current: Slot<V>, at: number, look: (at: number, previous?: V) => Promise<V>): void {
+  function renew(key: K, current: Slot<V>, at: number, look: Look<V>): void {
     current.renewing = true;
-    current.value
-      .then((previous) => look(at, previous))
-      .then(
-        (value) => {
-          if (slots.get(key) !== current) return;
-          const next: Slot<V> = { value: Promise.resolve(value), until: at + options.reuseMs, renewing: false };
-          slots.set(key, next);
-          settle(key, next, value);
-        },
-        (error: unknown) => {
-          current.renewing = false;
-          options.onBackgroundError(error);
-        },
-      );
+    const renewed = (value: V) => {
+      if (slots.get(key) !== current) return; // replaced or forgotten meanwhile: a newer state stands
+      const next: Slot<V> = { value: Promise.resolve(value), until: at + options.reuseMs, settled: false, renewing: false };
+      slots.set(key, next);
+      settle(key, next, value);
+    };
+    const failed = (error: unknown) => {
+      current.renewing = false;
+      options.onBackgroundError(error);
+    };
+    // A current lookup that fails has already told its waiters, and its slot is gone: nothing to renew.
+    current.value.then((previous) => look(at, previous).then(renewed, failed), () => undefined);
   }
 
-  return (key: K, at: number, look: (at: number, previous?: V) => Promise<V>): Promise<V> => {
+  return function get(key: K, at: number, look: Look<V>): Promise<V> {
     const slot = slots.get(key);
     if (!slot || slot.until <= at) return fresh(key, at, look);
     if (!slot.renewing && slot.until - at <= REFRESH_AHEAD_MS) renew(key, slot, at, look);
-    return slot.value;
+    if (slot.settled) return slot.value;
+    // Joined a lookup under way: its answer's own bound is known only when it comes. Kept but
+    // already past it at this request's time (a token that expired meanwhile): look up again.
+    return slot.value.then((value) => (!options.keep(value) || slot.until > at ? value : fresh(key, at, look)));
   };
 }

@@ -15,8 +15,18 @@ const MAX_ENTRIES = 10_000;
 
 const invalid = (description: string): TokenCheck => ({ ok: false, error: 'invalid_token', description });
 
-const sameAuth = (a: AuthInfo, b: AuthInfo) =>
-  a.token === b.token && a.userId === b.userId && a.orgId === b.orgId && a.clientId === b.clientId && a.resource === b.resource && a.expiresAt === b.expiresAt && a.scopes.join(' ') === b.scopes.join(' ');
+const equal = <T>(a: T, b: T) => a === b;
+/** How each field of AuthInfo is compared (a field added to AuthInfo must be added here: the type says so). */
+const SAME: { [F in keyof AuthInfo]: (a: AuthInfo[F], b: AuthInfo[F]) => boolean } = {
+  token: equal,
+  userId: equal,
+  orgId: equal,
+  clientId: equal,
+  resource: equal,
+  expiresAt: equal,
+  scopes: (a, b) => a.length === b.length && a.every((scope, i) => scope === b[i]),
+};
+const sameAuth = (a: AuthInfo, b: AuthInfo) => (Object.keys(SAME) as (keyof AuthInfo)[]).every((f) => (SAME[f] as (x: unknown, y: unknown) => boolean)(a[f], b[f]));
 
 export function createTokenVerifier(ctx: AppContext): TokenVerifier {
   const resource = canonicalResource(ctx.config);

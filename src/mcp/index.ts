@@ -12,7 +12,7 @@ import type { TokenVerifier } from '../access/auth-info.ts';
 import type { Principal } from '../access/principal.ts';
 import { mcpCors } from './http/cors.ts';
 import { originPolicy, refuseOriginOrHost } from './http/origin.ts';
-import { authenticate } from './http/bearer.ts';
+import { authenticate, principalSource } from './http/bearer.ts';
 import { buildServer, SERVER_INFO, serverInstructions, toolContext } from './server.ts';
 import { directResponseBody, directToolCall } from './direct-call.ts';
 import { toolsByName } from './tools/index.ts';
@@ -46,6 +46,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     },
     { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => ctx.logger.warn({ err: error }, 'mcp request rejected') },
   );
+  const principalsOf = principalSource((error) => ctx.logger.warn({ err: error }, 'could not read the principal of a token in use again'));
   const rules = mcpRateRules(config);
   const userLimiter = ctx.limits.limiter(rules.user);
   const clientLimiter = ctx.limits.limiter(rules.client);
@@ -63,7 +64,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     const length = Number(c.req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_BODY_BYTES) return tooLarge();
 
-    const result = await authenticate({ header: c.req.header('authorization'), verifier, store: ctx.store, baseUrl: config.baseUrl });
+    const result = await authenticate({ header: c.req.header('authorization'), verifier, principals: principalsOf, store: ctx.store, baseUrl: config.baseUrl });
     if (!('ok' in result)) {
       return jsonError(result.status, result.error, result.description, result.challenge ? { 'WWW-Authenticate': result.challenge } : {});
     }

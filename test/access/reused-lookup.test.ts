@@ -30,7 +30,7 @@ function lookups() {
 }
 
 /** Lets answered lookups reach their slots (a few promise turns). */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 function setup(usableUntil?: (a: Answer) => number) {
   const errors: unknown[] = [];
@@ -85,7 +85,7 @@ describe('reused lookups (bearer token, principal)', () => {
     assert.equal(renewal.previous, answer, 'the lookup sees the answer it renews');
     const newer = { ok: true, n: 2 };
     renewal.resolve(newer);
-    await settle();
+    await flush();
     assert.equal(await get('k', RENEW_AT + 200, l.look), newer);
     // The new answer's bound counts from its lookup's start, not from when it came.
     assert.equal(await get('k', RENEW_AT + REUSE - REFRESH_AHEAD_MS - 1, l.look), newer);
@@ -105,7 +105,7 @@ describe('reused lookups (bearer token, principal)', () => {
     const { get, l, answer } = await primed();
     assert.equal(await get('k', RENEW_AT, l.look), answer);
     l.next().resolve({ ok: false, n: 2 });
-    await settle();
+    await flush();
     const after = get('k', RENEW_AT + 10, l.look);
     assert.equal(l.begun(), 3, 'the refusal was not reused');
     const refused = { ok: false, n: 3 };
@@ -119,7 +119,7 @@ describe('reused lookups (bearer token, principal)', () => {
     const refused = { ok: false, n: 1 };
     l.next().resolve(refused);
     for (const value of await Promise.all(calls)) assert.equal(value, refused);
-    await settle();
+    await flush();
     void get('k', 2, l.look);
     assert.equal(l.begun(), 2);
   });
@@ -129,7 +129,7 @@ describe('reused lookups (bearer token, principal)', () => {
     const calls = [get('k', 0, l.look), get('k', 1, l.look)];
     l.next().reject(new Error('store down'));
     for (const call of calls) await assert.rejects(call, /store down/);
-    await settle();
+    await flush();
     void get('k', 2, l.look);
     assert.equal(l.begun(), 2);
   });
@@ -138,12 +138,12 @@ describe('reused lookups (bearer token, principal)', () => {
     const { get, l, answer, errors } = await primed();
     assert.equal(await get('k', RENEW_AT, l.look), answer);
     l.next().reject(new Error('store down'));
-    await settle();
+    await flush();
     assert.equal(errors.length, 1);
     assert.equal(await get('k', RENEW_AT + 10, l.look), answer);
     assert.equal(l.begun(), 3, 'the next request in the window tries again');
     l.next().resolve({ ok: true, n: 3 });
-    await settle();
+    await flush();
     assert.equal((await get('k', REUSE + 10, l.look)).n, 3);
   });
 
@@ -152,22 +152,95 @@ describe('reused lookups (bearer token, principal)', () => {
     const first = get('k', 0, l.look);
     l.next().resolve({ ok: true, n: 1, until: 500 });
     await first;
-    await settle();
+    await flush();
     assert.equal((await get('k', 499, l.look)).n, 1);
     const begun = l.begun();
     void get('k', 500, l.look);
     assert.equal(l.begun(), begun + 1, 'looked up again at its own bound');
   });
 
-  it('bounded slots push out the oldest key past their size', async () => {
+  it('a request that joined a lookup under way is not answered with a value already past its bound', async () => {
+    const { get, l } = setup((a) => a.until ?? Infinity);
+    const first = get('k', 0, l.look);
+    const before = get('k', 400, l.look);
+    const after = get('k', 900, l.look);
+    const answer = { ok: true, n: 1, until: 500 };
+    l.next().resolve(answer);
+    assert.equal(await first, answer, 'its own lookup answers the request that began it');
+    assert.equal(await before, answer, 'usable when that request came');
+    await flush();
+    assert.equal(l.begun(), 2, 'the request at 900 looks up again');
+    const refused = { ok: false, n: 2 };
+    l.next().resolve(refused);
+    assert.equal(await after, refused);
+  });
+
+  it('…nor when a later request replaced that lookup before it answered', async () => {
+    const { get, l } = setup((a) => a.until ?? Infinity);
+    void get('k', 0, l.look);
+    const joined = get('k', 900, l.look);
+    void get('k', REUSE, l.look); // the first lookup's reuse has lapsed: a second one replaces it
+    const first = l.next();
+    const second = l.next();
+    first.resolve({ ok: true, n: 1, until: 500 });
+    await flush();
+    assert.equal(l.begun(), 3, 'the request at 900 looks up again');
+    const refused = { ok: false, n: 3 };
+    l.next().resolve(refused);
+    assert.equal(await joined, refused);
+    second.resolve({ ok: true, n: 2 });
+  });
+
+  it('a renewed value is used no longer than its own lookup allows', async () => {
+    const { get, l } = await primed();
+    void get('k', RENEW_AT, l.look);
+    await flush(); // the background lookup begins once the current value is read
+    l.next().resolve({ ok: true, n: 2 });
+    await flush();
+    assert.equal((await get('k', RENEW_AT + REUSE - 1, l.look)).n, 2);
+    const begun = l.begun();
+    void get('k', RENEW_AT + REUSE, l.look);
+    assert.equal(l.begun(), begun + 1, 'looked up again at the renewal start + reuse');
+  });
+
+  it('a renewal that answers after its slot was replaced does not overwrite the newer value', async () => {
+    const { get, l } = await primed();
+    void get('k', RENEW_AT, l.look);
+    await flush();
+    const renewal = l.next();
+    const lapsed = get('k', REUSE, l.look);
+    const newer = { ok: true, n: 3 };
+    l.next().resolve(newer);
+    assert.equal(await lapsed, newer);
+    renewal.resolve({ ok: true, n: 2 });
+    await flush();
+    assert.equal(await get('k', REUSE + 10, l.look), newer);
+  });
+
+  it('a renewed value is used no longer than it says it may be', async () => {
+    const { get, l } = setup((a) => a.until ?? Infinity);
+    const first = get('k', 0, l.look);
+    l.next().resolve({ ok: true, n: 1 });
+    await first;
+    void get('k', RENEW_AT, l.look);
+    await flush();
+    l.next().resolve({ ok: true, n: 2, until: RENEW_AT + 500 });
+    await flush();
+    assert.equal((await get('k', RENEW_AT + 499, l.look)).n, 2);
+    const begun = l.begun();
+    void get('k', RENEW_AT + 500, l.look);
+    assert.equal(l.begun(), begun + 1);
+  });
+
+  it('bounded slots push out the key set longest ago; setting a key again makes it the newest', async () => {
     const slots = boundedSlots<string, Answer>(2);
-    const slot = (n: number) => ({ value: Promise.resolve({ ok: true, n }), until: 1, renewing: false });
+    const slot = (n: number) => ({ value: Promise.resolve({ ok: true, n }), until: 1, settled: true, renewing: false });
     slots.set('a', slot(1));
     slots.set('b', slot(2));
     slots.set('a', slot(3));
     assert.ok(slots.get('a') && slots.get('b'), 'a key set again takes no new room');
     slots.set('c', slot(4));
-    assert.equal(slots.get('a'), undefined);
-    assert.ok(slots.get('b') && slots.get('c'));
+    assert.equal(slots.get('b'), undefined, 'b was set longest ago');
+    assert.ok(slots.get('a') && slots.get('c'));
   });
 });

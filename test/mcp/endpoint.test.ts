@@ -164,6 +164,28 @@ describe('POST /mcp at the HTTP edge', () => {
     }
   });
 
+  it('should refuse a disabled user whose token stays in use, within the reuse bound of the read before', async () => {
+    const db = service.ctx.store.db;
+    const northwind = (await findOrganizationByDomain(db, 'northwind.example'))!;
+    const mia = (await findUserByEmail(db, northwind.id, 'mia.member@northwind.example'))!;
+    const busy = await token('mia.member@northwind.example');
+    assert.equal((await rpc(init, { Authorization: `Bearer ${busy}` })).status, 200);
+    const disabledAt = Date.now();
+    await setUserStatus(db, northwind.id, mia.id, 'disabled');
+    try {
+      // Calls all along: the token and the principal are renewed in the background meanwhile.
+      while (Date.now() - disabledAt < VERIFIED_REUSE_MS + 100) {
+        await (await rpc(init, { Authorization: `Bearer ${busy}` })).arrayBuffer();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const refused = await rpc(init, { Authorization: `Bearer ${busy}` });
+      assert.equal(refused.status, 403);
+      assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);
+    } finally {
+      await setUserStatus(db, northwind.id, mia.id, 'active');
+    }
+  });
+
   it('should return 403 saying why for a disabled user and an expired license', async () => {
     const db = service.ctx.store.db;
     const globex = (await findOrganizationByDomain(db, 'globex.example'))!;

@@ -3,7 +3,7 @@
 import { VERIFIED_REUSE_MS, type AuthInfo, type TokenVerifier } from '../../access/auth-info.ts';
 import { principalFromAuth, type Principal, type PrincipalResult } from '../../access/principal.ts';
 import type { Store } from '../../store/database.ts';
-import { reusedLookup, type Slot } from '../../access/reused-lookup.ts';
+import { reusedLookup, weakSlots } from '../../access/reused-lookup.ts';
 
 export type Refusal = { status: 401 | 403; error: string; description: string; challenge: string | null };
 export type Authenticated = { ok: true; auth: AuthInfo; principal: Principal };
@@ -15,11 +15,15 @@ const quote = (s: string) => s.replace(/["\\]/g, '');
  * AuthInfo object while the token is unchanged), and never longer than VERIFIED_REUSE_MS from its
  * read: a disabled user, an expired license or a team change reaches every request within the same
  * bound as a revocation. Read once at a time, and again in the background while in use
- * (access/reused-lookup.ts). A background read that fails leaves the principal in use until its
- * bound; the request after that reads again and meets the failure itself.
+ * (access/reused-lookup.ts); a background read that fails is logged, and the principal stays in
+ * use until its bound.
  */
-const principals = new WeakMap<AuthInfo, Slot<PrincipalResult>>();
-const reusedPrincipal = reusedLookup<AuthInfo, PrincipalResult>(principals, { reuseMs: VERIFIED_REUSE_MS, keep: (r) => r.ok, onBackgroundError: () => {} });
+export type PrincipalSource = (auth: AuthInfo, store: Store) => Promise<PrincipalResult>;
+
+export function principalSource(onBackgroundError: (error: unknown) => void): PrincipalSource {
+  const reused = reusedLookup<AuthInfo, PrincipalResult>(weakSlots(), { reuseMs: VERIFIED_REUSE_MS, keep: (r) => r.ok, onBackgroundError });
+  return (auth, store) => reused(auth, Date.now(), (at) => principalFromAuth(store.db, auth, at));
+}
 
 export function challenge(baseUrl: string, extra: Record<string, string> = {}): string {
   const params = { ...extra, resource_metadata: `${baseUrl}/.well-known/oauth-protected-resource/mcp`, scope: 'mcp' };
@@ -33,7 +37,7 @@ export function bearerToken(header: string | undefined): string | undefined | nu
   return match ? match[1]! : null;
 }
 
-export async function authenticate(input: { header: string | undefined; verifier: TokenVerifier; store: Store; baseUrl: string }): Promise<Authenticated | Refusal> {
+export async function authenticate(input: { header: string | undefined; verifier: TokenVerifier; principals: PrincipalSource; store: Store; baseUrl: string }): Promise<Authenticated | Refusal> {
   const { baseUrl } = input;
   const token = bearerToken(input.header);
   if (token === undefined) {
@@ -50,7 +54,7 @@ export async function authenticate(input: { header: string | undefined; verifier
     const description = 'The access token lacks the "mcp" scope. Authorize again and grant the mcp scope.';
     return { status: 403, error: 'insufficient_scope', description, challenge: challenge(baseUrl, { error: 'insufficient_scope', error_description: description }) };
   }
-  const result = await reusedPrincipal(auth, Date.now(), (at) => principalFromAuth(input.store.db, auth, at));
+  const result = await input.principals(auth, input.store);
   if (!result.ok) {
     if (result.reason === 'user_not_found') return invalid(result.message);
     return { status: 403, error: result.reason === 'user_disabled' ? 'user_disabled' : 'license_expired', description: result.message, challenge: null };
