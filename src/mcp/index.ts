@@ -46,7 +46,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     },
     { legacy: 'stateless', maxRequestBodySize: MAX_BODY_BYTES, onerror: (error) => ctx.logger.warn({ err: error }, 'mcp request rejected') },
   );
-  const principalsOf = principalSource((error) => ctx.logger.warn({ err: error }, 'could not read the principal of a token in use again'));
+  const principalsOf = principalSource(ctx.store, (error) => ctx.logger.warn({ err: error }, 'could not read the principal of a token in use again'));
   const rules = mcpRateRules(config);
   const userLimiter = ctx.limits.limiter(rules.user);
   const clientLimiter = ctx.limits.limiter(rules.client);
@@ -64,7 +64,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     const length = Number(c.req.header('content-length') ?? '0');
     if (Number.isFinite(length) && length > MAX_BODY_BYTES) return tooLarge();
 
-    const result = await authenticate({ header: c.req.header('authorization'), verifier, principals: principalsOf, store: ctx.store, baseUrl: config.baseUrl });
+    const result = await authenticate({ header: c.req.header('authorization'), verifier, principals: principalsOf, baseUrl: config.baseUrl });
     if (!('ok' in result)) {
       return jsonError(result.status, result.error, result.description, result.challenge ? { 'WWW-Authenticate': result.challenge } : {});
     }

@@ -18,11 +18,11 @@ const quote = (s: string) => s.replace(/["\\]/g, '');
  * (access/reused-lookup.ts); a background read that fails is logged, and the principal stays in
  * use until its bound.
  */
-export type PrincipalSource = (auth: AuthInfo, store: Store) => Promise<PrincipalResult>;
+export type PrincipalSource = (auth: AuthInfo) => Promise<PrincipalResult>;
 
-export function principalSource(onBackgroundError: (error: unknown) => void): PrincipalSource {
+export function principalSource(store: Store, onBackgroundError: (error: unknown) => void): PrincipalSource {
   const reused = reusedLookup<AuthInfo, PrincipalResult>(weakSlots(), { reuseMs: VERIFIED_REUSE_MS, keep: (r) => r.ok, onBackgroundError });
-  return (auth, store) => reused(auth, Date.now(), (at) => principalFromAuth(store.db, auth, at));
+  return (auth) => reused(auth, Date.now(), (at) => principalFromAuth(store.db, auth, at));
 }
 
 export function challenge(baseUrl: string, extra: Record<string, string> = {}): string {
@@ -37,7 +37,7 @@ export function bearerToken(header: string | undefined): string | undefined | nu
   return match ? match[1]! : null;
 }
 
-export async function authenticate(input: { header: string | undefined; verifier: TokenVerifier; principals: PrincipalSource; store: Store; baseUrl: string }): Promise<Authenticated | Refusal> {
+export async function authenticate(input: { header: string | undefined; verifier: TokenVerifier; principals: PrincipalSource; baseUrl: string }): Promise<Authenticated | Refusal> {
   const { baseUrl } = input;
   const token = bearerToken(input.header);
   if (token === undefined) {
@@ -54,7 +54,7 @@ export async function authenticate(input: { header: string | undefined; verifier
     const description = 'The access token lacks the "mcp" scope. Authorize again and grant the mcp scope.';
     return { status: 403, error: 'insufficient_scope', description, challenge: challenge(baseUrl, { error: 'insufficient_scope', error_description: description }) };
   }
-  const result = await input.principals(auth, input.store);
+  const result = await input.principals(auth);
   if (!result.ok) {
     if (result.reason === 'user_not_found') return invalid(result.message);
     return { status: 403, error: result.reason === 'user_disabled' ? 'user_disabled' : 'license_expired', description: result.message, challenge: null };
