@@ -20,7 +20,6 @@ function lookups() {
         waiting.push({ resolve, reject, at, previous });
       }),
     begun: () => begun,
-    waiting: () => waiting.length,
     next() {
       const w = waiting.shift();
       assert.ok(w, 'a lookup is waiting');
@@ -38,10 +37,10 @@ function setup(usableUntil?: (a: Answer) => number) {
   return { get, errors, l: lookups() };
 }
 
-/** A kept answer for `key`, looked up at `at`. */
-async function primed(key = 'k', at = 0) {
+/** A kept answer for 'k', looked up at 0. */
+async function primed() {
   const s = setup();
-  const first = s.get(key, at, s.l.look);
+  const first = s.get('k', 0, s.l.look);
   const answer = { ok: true, n: 1 };
   s.l.next().resolve(answer);
   assert.equal(await first, answer);

@@ -147,43 +147,44 @@ describe('POST /mcp at the HTTP edge', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', /scope="mcp"/);
   });
 
-  it('should refuse a disabled user whose token was in use, once the principal reuse bound has passed', async () => {
+  /** A Northwind user's token answered once, the user then disabled while `body` runs, and enabled again. */
+  async function disabledAfterUse(email: string, body: (bearer: string) => Promise<void>): Promise<void> {
     const db = service.ctx.store.db;
     const northwind = (await findOrganizationByDomain(db, 'northwind.example'))!;
-    const vic = (await findUserByEmail(db, northwind.id, 'vic.viewer@northwind.example'))!;
-    const warm = await token('vic.viewer@northwind.example');
-    assert.equal((await rpc(init, { Authorization: `Bearer ${warm}` })).status, 200);
-    await setUserStatus(db, northwind.id, vic.id, 'disabled');
+    const user = (await findUserByEmail(db, northwind.id, email))!;
+    const bearer = await token(email);
+    assert.equal((await rpc(init, { Authorization: `Bearer ${bearer}` })).status, 200);
+    await setUserStatus(db, northwind.id, user.id, 'disabled');
     try {
-      await new Promise((r) => setTimeout(r, VERIFIED_REUSE_MS + 100));
-      const refused = await rpc(init, { Authorization: `Bearer ${warm}` });
-      assert.equal(refused.status, 403);
-      assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);
+      await body(bearer);
     } finally {
-      await setUserStatus(db, northwind.id, vic.id, 'active');
+      await setUserStatus(db, northwind.id, user.id, 'active');
     }
+  }
+
+  async function assertRefusedAsDisabled(bearer: string): Promise<void> {
+    const refused = await rpc(init, { Authorization: `Bearer ${bearer}` });
+    assert.equal(refused.status, 403);
+    assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);
+  }
+
+  it('should refuse a disabled user whose token was in use, once the principal reuse bound has passed', async () => {
+    await disabledAfterUse('vic.viewer@northwind.example', async (warm) => {
+      await new Promise((r) => setTimeout(r, VERIFIED_REUSE_MS + 100));
+      await assertRefusedAsDisabled(warm);
+    });
   });
 
   it('should refuse a disabled user whose token stays in use, within the reuse bound of the read before', async () => {
-    const db = service.ctx.store.db;
-    const northwind = (await findOrganizationByDomain(db, 'northwind.example'))!;
-    const mia = (await findUserByEmail(db, northwind.id, 'mia.member@northwind.example'))!;
-    const busy = await token('mia.member@northwind.example');
-    assert.equal((await rpc(init, { Authorization: `Bearer ${busy}` })).status, 200);
-    const disabledAt = Date.now();
-    await setUserStatus(db, northwind.id, mia.id, 'disabled');
-    try {
+    await disabledAfterUse('mia.member@northwind.example', async (busy) => {
+      const disabledAt = Date.now();
       // Calls all along: the token and the principal are renewed in the background meanwhile.
       while (Date.now() - disabledAt < VERIFIED_REUSE_MS + 100) {
         await (await rpc(init, { Authorization: `Bearer ${busy}` })).arrayBuffer();
         await new Promise((r) => setTimeout(r, 200));
       }
-      const refused = await rpc(init, { Authorization: `Bearer ${busy}` });
-      assert.equal(refused.status, 403);
-      assert.match(((await refused.json()) as { error_description: string }).error_description, /disabled/);
-    } finally {
-      await setUserStatus(db, northwind.id, mia.id, 'active');
-    }
+      await assertRefusedAsDisabled(busy);
+    });
   });
 
   it('should return 403 saying why for a disabled user and an expired license', async () => {
