@@ -44,7 +44,7 @@ export type ReusedLookupOptions<V> = {
   onBackgroundError(error: unknown): void;
 };
 
-export type Look<V> = (at: number, previous?: V) => Promise<V>;
+type Look<V> = (at: number, previous?: V) => Promise<V>;
 
 /**
  * `get(key, at, look)`: the value for `key` at time `at`, reused or the answer of `look(at,

@@ -8,12 +8,12 @@ const MAX_PARAMS = 30_000; // SQLite allows 32,766 bound parameters, PostgreSQL 
 
 /**
  * Tables written before the others of a flush, in this order; the rest follow in the order their
- * first row was added. A participant copies its meeting's start, owner and deal as it is written
- * (migrations 0011, 0017, 0018), which finds the meeting only if the meeting was written first:
- * the seed makes a meeting's participants before the meeting row (which counts their transcript),
- * and written in that order every participant was written again by its meeting's trigger. On
- * PostgreSQL that was a second version of each participant in all six of its indexes (two of them
- * trigram GIN indexes) and a run of its search-text trigger per meeting.
+ * first row was added. A participant copies its meeting's start and deal (on PostgreSQL its owner
+ * too) as it is written (migrations 0011, 0017, 0018), which finds the meeting only if the meeting
+ * was written first: the seed makes a meeting's participants before the meeting row (which counts
+ * their transcript), and written in that order every participant was written again by its
+ * meeting's trigger. On PostgreSQL that was a second version of each participant in all six of
+ * its indexes (two of them trigram GIN indexes) and a run of its search-text trigger per meeting.
  */
 const PARENTS_FIRST: readonly TableName[] = ['accounts', 'deals', 'meetings'];
 const writeRank = (table: TableName): number => {
