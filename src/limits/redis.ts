@@ -2,10 +2,37 @@
 // back to per-instance memory (with one logged warning per outage) and cache reads miss: the
 // service keeps answering rather than failing on a cache.
 import { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../log.ts';
-import { consumeWith, memoryRateLimiter } from './memory.ts';
-import type { Cache, Limits, RateRule } from './types.ts';
+import { checkChainKeys, checkChainRules, consumeInOrder, consumeWith, decision, memoryRateLimiter } from './memory.ts';
+import type { Cache, Limits, RateRule, RuleChain } from './types.ts';
+
+/**
+ * A chain's rules in one script (RuleChain): for each key in order, rate-limiter-flexible's own
+ * steps (RateLimiterRedis: a counter created with its window's expiry, incremented, its expiry
+ * read and set if it has none), on the keys it would use, so a chain and one limiter per rule
+ * count alike, and instances of either kind share counters during a rolling deploy. ARGV holds
+ * each rule's points and window seconds. Returns {0, fewest points left} when every rule allows,
+ * else {the refusing rule's place from 1, milliseconds until its window ends}.
+ */
+const CHAIN_SCRIPT = `local fewest = -1
+for i = 1, #KEYS do
+  local points = tonumber(ARGV[2 * i - 1])
+  local seconds = ARGV[2 * i]
+  redis.call('set', KEYS[i], 0, 'EX', seconds, 'NX')
+  local consumed = redis.call('incrby', KEYS[i], 1)
+  local ttl = redis.call('pttl', KEYS[i])
+  if ttl == -1 then
+    redis.call('expire', KEYS[i], seconds)
+    ttl = 1000 * seconds
+  end
+  if consumed > points then return {i, ttl} end
+  if fewest < 0 or points - consumed < fewest then fewest = points - consumed end
+end
+return {0, fewest}`;
+
+/** The client with the chain's script as a command (ioredis sends EVALSHA, and the script once if Redis lacks it). */
+type ChainClient = Redis & { aasConsumeChain(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<[number, number]> };
 
 export type RedisLimitsOptions = { url: string; keyPrefix?: string; logger: Logger };
 
@@ -18,6 +45,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
     connectTimeout: 2000,
     lazyConnect: false,
   });
+  client.defineCommand('aasConsumeChain', { lua: CHAIN_SCRIPT });
   let down = false;
   client.on('error', (error: Error) => {
     if (!down) options.logger.warn({ err: error.message }, 'redis unreachable: rate limits fall back to per-instance memory');
@@ -62,6 +90,28 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
     };
   };
 
+  const chain = (rules: readonly RateRule[]): RuleChain => {
+    checkChainRules(rules);
+    // rate-limiter-flexible's key of each rule (`<keyPrefix>:<key>`) and its insurance while Redis is down.
+    const prefixes = rules.map((rule) => `${prefix}rl:${rule.name}:`);
+    const args = rules.flatMap((rule) => [rule.points, rule.durationSeconds]);
+    const insurance = rules.map((rule) => memoryRateLimiter(rule, `${prefix}fallback:`).limiter);
+    return {
+      async consume(keys) {
+        checkChainKeys(rules, keys);
+        await settled();
+        let answer: [number, number];
+        try {
+          answer = await (client as ChainClient).aasConsumeChain(keys.length, ...keys.map((key, i) => prefixes[i] + key), ...args);
+        } catch {
+          return consumeInOrder(insurance, keys);
+        }
+        const [refused, value] = answer;
+        return refused === 0 ? decision(new RateLimiterRes(value, 0), true) : decision(new RateLimiterRes(0, value), false);
+      },
+    };
+  };
+
   const cache: Cache = {
     async get(key) {
       await settled();
@@ -92,6 +142,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
   return {
     kind: 'redis',
     limiter,
+    chain,
     cache,
     async health() {
       await settled();

@@ -43,6 +43,30 @@ for (const kind of ['memory', 'redis'] as const) {
       assert.equal((await a.consume('k')).allowed, false);
     });
 
+    it('should consume a chain in order and stop at the first refusal, whose later rules keep their points', async () => {
+      const chain = open(kind).chain([rule(1), rule(2)]);
+      const first = await chain.consume(['user-1', 'client']);
+      assert.deepEqual(first, { allowed: true, remaining: 0, retryAfterSeconds: 0 }, 'the fewest points left of either rule');
+      const refused = await chain.consume(['user-1', 'client']);
+      assert.equal(refused.allowed, false);
+      assert.ok(refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 60);
+      // Had the refusal counted the client's point too, its second point would be gone.
+      assert.equal((await chain.consume(['user-2', 'client'])).allowed, true);
+      assert.equal((await chain.consume(['user-3', 'client'])).allowed, false, 'the second rule refuses past its points');
+    });
+
+    it('should report the fewest points left over a chain\'s rules', async () => {
+      const chain = open(kind).chain([rule(5), rule(3)]);
+      assert.equal((await chain.consume(['a', 'b'])).remaining, 2);
+      assert.equal((await chain.consume(['c', 'b'])).remaining, 1);
+    });
+
+    it('should refuse a chain without rules, and keys that do not match its rules', async () => {
+      const limits = open(kind);
+      assert.throws(() => limits.chain([]), /at least one rule/);
+      await assert.rejects(limits.chain([rule(1), rule(1)]).consume(['only-one']), /2 rules was given 1 keys/);
+    });
+
     it('should store, read, expire and delete cache entries', async () => {
       const { cache } = open(kind);
       assert.equal(await cache.get('missing'), undefined);
@@ -73,6 +97,20 @@ describe('limits shared through redis', () => {
     assert.equal((await second.consume('ip')).allowed, false);
   });
 
+  it('should count a chain\'s rules on the keys of one limiter per rule (shared with instances of either kind)', async () => {
+    const keyPrefix = prefix();
+    const user = rule(2);
+    const client = rule(3);
+    const chain = open('redis', keyPrefix).chain([user, client]);
+    const single = open('redis', keyPrefix);
+    assert.equal((await single.limiter(user).consume('u')).allowed, true);
+    assert.equal((await single.limiter(client).consume('c')).allowed, true);
+    assert.equal((await chain.consume(['u', 'c'])).allowed, true);
+    assert.equal((await chain.consume(['u', 'c'])).allowed, false, 'the user rule saw the single limiter\'s point');
+    assert.equal((await single.limiter(client).consume('c')).allowed, true, 'the client rule holds the single limiter\'s and the chain\'s allowed points, not the refused one');
+    assert.equal((await single.limiter(client).consume('c')).allowed, false);
+  });
+
   it('should fall back to per-instance memory when redis is unreachable', async () => {
     const warnings: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
@@ -81,6 +119,9 @@ describe('limits shared through redis', () => {
     const limiter = limits.limiter(rule(1));
     assert.equal((await limiter.consume('k')).allowed, true);
     assert.equal((await limiter.consume('k')).allowed, false);
+    const chain = limits.chain([rule(1), rule(1)]);
+    assert.equal((await chain.consume(['k', 'k'])).allowed, true);
+    assert.equal((await chain.consume(['k', 'k'])).allowed, false);
     assert.equal(await limits.health(), 'down');
     assert.equal(await limits.cache.get('anything'), undefined);
     assert.ok(warnings.some((w) => w.includes('fall back to per-instance memory')), 'the outage is logged');
