@@ -83,7 +83,7 @@ export const variables = {
   },
   MCP_CLIENT_REQUESTS_PER_MINUTE: {
     default: '1200',
-    description: 'MCP requests per minute from one OAuth client (all of its users together); over it, 429 with Retry-After.',
+    description: 'MCP requests per minute from one OAuth client in one organization (all of its users there together; each organization has its own); over it, 429 with Retry-After.',
   },
   OAUTH_REQUESTS_PER_MINUTE: { default: '1200', description: 'Token and revocation requests per minute from one IP address, and separately per client_id.' },
   CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: {

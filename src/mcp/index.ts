@@ -48,7 +48,10 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
   );
   const principalsOf = principalSource(ctx.store, (error) => ctx.logger.warn({ err: error }, 'could not read the principal of a token in use again'));
   const rules = mcpRateRules(config);
-  // The user's limit, then the client's, in one operation (one Redis round trip a request).
+  // The user's limit, then the client's within the user's organization, in one operation (one
+  // Redis round trip a request). A client ID may be shared by every user of a hosted client (a
+  // metadata document's URL): counted across organizations, one organization's traffic through it
+  // would use up every other's.
   const limiter = ctx.limits.chain([rules.user, rules.client]);
 
   const app = new Hono<AppEnv>();
@@ -70,7 +73,7 @@ export function mcpRoutes(ctx: AppContext, verifier: TokenVerifier): Hono<AppEnv
     }
     const { auth, principal } = result;
 
-    const decision = await limiter.consume([`${principal.orgId}:${principal.userId}`, auth.clientId]);
+    const decision = await limiter.consume([`${principal.orgId}:${principal.userId}`, `${principal.orgId}:${auth.clientId}`]);
     if (!decision.allowed) {
       const seconds = Math.max(1, decision.retryAfterSeconds);
       return jsonError(429, 'rate_limited', `Too many requests; retry after ${seconds} s.`, { 'Retry-After': String(seconds) });

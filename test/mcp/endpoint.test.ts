@@ -18,8 +18,8 @@ import { rpcMessage } from '../support/mcp-message.ts';
 
 type Token = (email: string, scopes?: string[], resource?: string) => Promise<string>;
 
-async function setup(dialect: 'sqlite' | 'postgres'): Promise<{ service: TestService; token: Token }> {
-  const service = await startTestService({ dialect });
+async function setup(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<{ service: TestService; token: Token }> {
+  const service = await startTestService({ dialect, env });
   await seedDemo(service.ctx.store, { meetings: 60, documents: 20, appUrl: service.ctx.config.appUrl });
   const token: Token = async (email, scopes = ['mcp'], resource = `${service.baseUrl}/mcp`) => {
     const org = await findOrganizationByDomain(service.ctx.store.db, email.split('@')[1]!);
@@ -287,5 +287,31 @@ describe('POST /mcp at the HTTP edge', () => {
     }
     assert.equal(last!.status, 429);
     assert.ok(Number(last!.headers.get('retry-after')) >= 1);
+  });
+});
+
+describe('POST /mcp per-client rate limit', () => {
+  const CLIENT_LIMIT = 3;
+  let service: TestService;
+  let token: Token;
+  before(async () => {
+    ({ service, token } = await setup('sqlite', { MCP_CLIENT_REQUESTS_PER_MINUTE: String(CLIENT_LIMIT) }));
+  });
+  after(() => service.close());
+  const ping = async (email: string) =>
+    (await fetch(`${service.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${await token(email)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })).status;
+
+  it('should count one client\'s requests per organization: its users there share a budget, other organizations keep theirs', async () => {
+    // Every token is of the same client, as every user of a hosted client with a metadata document shares one client ID.
+    const statuses = [];
+    for (let i = 0; i < CLIENT_LIMIT; i++) statuses.push(await ping('ada.admin@northwind.example'));
+    assert.deepEqual(statuses, [200, 200, 200]);
+    assert.equal(await ping('ada.admin@northwind.example'), 429, 'the client\'s budget in Northwind is spent');
+    assert.equal(await ping('mia.member@northwind.example'), 429, 'another Northwind user of the client shares it');
+    assert.equal(await ping('gia.admin@globex.example'), 200, 'Globex\'s use of the same client is counted apart');
   });
 });
