@@ -4,7 +4,7 @@ import { parseArgs, USAGE, UsageError } from './lib/args.ts';
 import { machine, writeResults, RESULTS_VERSION, type Results } from './lib/report.ts';
 import type { BenchEnv, WorkloadResult } from './workloads/types.ts';
 import { workloads } from './workloads/index.ts';
-import { warmCompileCache } from './lib/service.ts';
+import { useRedisIfReachable, warmCompileCache } from './lib/service.ts';
 
 export async function runBench(argv: string[]): Promise<{ results: Results; files: { md: string; json: string } }> {
   const options = parseArgs(argv);
@@ -18,12 +18,14 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
   const m = machine();
   const selected = workloads.filter((w) => options.only.length === 0 || options.only.includes(w.id));
   const done: WorkloadResult[] = [];
+  const redis = await useRedisIfReachable();
   const snapshot = (): Results => ({
     version: RESULTS_VERSION,
     startedAt,
     finishedAt: new Date().toISOString(),
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     machine: m,
+    redis,
     settings: { quick: options.quick, only: options.only, rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, anchorsOnly: options.anchorsOnly },
     workloads: done,
   });

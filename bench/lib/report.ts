@@ -31,6 +31,8 @@ export type Results = {
   finishedAt: string;
   command: string;
   machine: Machine;
+  /** Where the service keeps its rate-limit counters on each database (bench/lib/service.ts useRedisIfReachable). */
+  redis: string;
   settings: Pick<BenchOptions, 'quick' | 'only' | 'rounds' | 'durationS' | 'warmupS' | 'anchorsOnly'>;
   workloads: WorkloadResult[];
 };
@@ -77,6 +79,7 @@ export function markdown(results: Results): string {
     `Run ${results.startedAt} → ${results.finishedAt} with \`${results.command}\`.`,
     '',
     `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, ${m.os}, Node ${m.node}, load average at start ${m.loadAverage.join(' ')}.`,
+    `Rate limits: ${results.redis}.`,
     `Settings: ${s.quick ? 'quick sanity run, ' : ''}${s.rounds} rounds × ${s.durationS} s per contender after ${s.warmupS} s warm-up; contenders alternate each round; figures are median (min–max) over rounds; ratios are per-round ratios of contenders measured in the same run.`,
     '',
     '## Goals',

@@ -1,6 +1,7 @@
 // The service as a contender: the environment it runs under in a bench, and the process spec
 // that starts it (`agent-access serve`, exactly as `npm start` does).
 import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import { runNode, type ProcessSpec } from './proc.ts';
 import { variables } from '../../src/config/defaults.ts';
@@ -18,8 +19,36 @@ function unlimitedRates(): Record<string, string> {
   return Object.fromEntries(names.map((n) => [n, '1000000']));
 }
 
+/** The Redis server the service on PostgreSQL counts its rate limits in (useRedisIfReachable). */
+export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+let redisForPostgres: string | undefined;
+
+/**
+ * Production runs several instances on PostgreSQL and Redis (architecture.md), and every MCP and
+ * OAuth request then counts its rate limits in Redis: the service on PostgreSQL is measured so,
+ * when Redis answers (asked once a run). On SQLite it keeps them in memory, as `npm start` does. An
+ * unreachable Redis would keep the service from being ready (/readyz reports it), so the
+ * PostgreSQL cases then run without it. Returns the sentence the results carry.
+ */
+export async function useRedisIfReachable(url = BENCH_REDIS_URL): Promise<string> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+    redisForPostgres = url;
+    return `the service on PostgreSQL counts its rate limits in Redis at ${url}, as production does; on SQLite in memory, as \`npm start\` does`;
+  } catch (error) {
+    redisForPostgres = undefined;
+    return `Redis at ${url} unreachable (${error instanceof Error ? error.message : String(error)}; set BENCH_REDIS_URL): the service counts its rate limits in memory on both databases`;
+  } finally {
+    client.disconnect();
+  }
+}
+
 export function serviceEnv(databaseUrl: string, baseUrl: string, dataDir: string): Record<string, string> {
   return {
+    ...(redisForPostgres && databaseUrl.startsWith('postgres') ? { REDIS_URL: redisForPostgres } : {}),
     APP_ENV: 'development',
     HOST: '127.0.0.1',
     BASE_URL: baseUrl,

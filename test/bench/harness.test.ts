@@ -14,6 +14,18 @@ import { runCase, type CaseResult } from '../../bench/lib/compare.ts';
 import { summarizeAllocations, type HeapProfile } from '../../bench/profile-summary.ts';
 import { ratioShown } from '../../bench/workloads/types.ts';
 import { verdict } from '../../bench/workloads/w2-transcript.ts';
+import { BENCH_REDIS_URL, serviceEnv, useRedisIfReachable } from '../../bench/lib/service.ts';
+
+describe('bench service environment', () => {
+  it('should give the service on PostgreSQL the Redis that answers, and keep SQLite\'s limits in memory', async () => {
+    await useRedisIfReachable();
+    assert.equal(serviceEnv('postgres://postgres@127.0.0.1:5432/x', 'http://127.0.0.1:1', '/tmp').REDIS_URL, BENCH_REDIS_URL);
+    assert.equal(serviceEnv('sqlite:/tmp/x.db', 'http://127.0.0.1:1', '/tmp').REDIS_URL, undefined);
+    const note = await useRedisIfReachable('redis://127.0.0.1:1');
+    assert.match(note, /unreachable .*: the service counts its rate limits in memory on both databases/);
+    assert.equal(serviceEnv('postgres://postgres@127.0.0.1:5432/x', 'http://127.0.0.1:1', '/tmp').REDIS_URL, undefined);
+  });
+});
 
 describe('bench harness on the W1 anchors', () => {
   const out = mkdtempSync(join(tmpdir(), 'aas-bench-'));
@@ -35,6 +47,8 @@ describe('bench harness on the W1 anchors', () => {
     assert.equal(typeof results.machine.cpus, 'number');
     assert.match(results.machine.node, /^v\d+/);
     assert.equal(results.settings.rounds, 2);
+    assert.match(results.redis, /^the service on PostgreSQL counts its rate limits in Redis at redis:\/\//, 'CI runs Redis (README, Tests)');
+    assert.ok(markdown.includes(`Rate limits: ${results.redis}.`));
     assert.deepEqual(
       results.workloads.map((w) => w.id),
       ['W1', 'W2'],
