@@ -26,9 +26,10 @@ let redisForPostgres: string | undefined;
 /**
  * Production runs several instances on PostgreSQL and Redis (architecture.md), and every MCP and
  * OAuth request then counts its rate limits in Redis: the service on PostgreSQL is measured so,
- * when Redis answers (asked once a run). On SQLite it keeps them in memory, as `npm start` does. An
- * unreachable Redis would keep the service from being ready (/readyz reports it), so the
- * PostgreSQL cases then run without it. Returns the sentence the results carry.
+ * when Redis answers (asked once a run). On SQLite it keeps them in memory, as `npm start` does. A
+ * service given an unreachable Redis still becomes ready and counts in memory (README, Production),
+ * so it would be measured without Redis and reported with it: the PostgreSQL cases then run without
+ * REDIS_URL, and the results say so. Returns the sentence the results carry.
  */
 export async function useRedisIfReachable(url = BENCH_REDIS_URL): Promise<string> {
   const client = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
