@@ -9,7 +9,8 @@ import { ROOT } from './proc.ts';
 import type { Spread } from './stats.ts';
 import type { StartResult, WorkloadResult } from '../workloads/types.ts';
 
-export const RESULTS_VERSION = 1;
+/** 2: `redis` added, and the service on PostgreSQL counts its rate limits in Redis when it answers. */
+export const RESULTS_VERSION = 2;
 
 export type Machine = { cpus: number; cpuModel: string; memoryGb: number; os: string; node: string; loadAverage: number[] };
 

@@ -28,6 +28,11 @@ export function memoryRateLimiter(rule: RateRule, prefix = ''): { limiter: RateL
 /** A chain has at least one rule: anything else is a programming error, as are keys that do not match its rules. */
 export function checkChainRules(rules: readonly RateRule[]): void {
   if (rules.length === 0) throw new Error('a rate-limit chain needs at least one rule');
+  // Redis takes whole seconds of expiry (the single limiters round theirs down; 0 means never).
+  for (const rule of rules) {
+    if (!Number.isSafeInteger(rule.durationSeconds) || rule.durationSeconds < 1) throw new Error(`rate-limit rule ${rule.name}: its window must be whole seconds, at least 1`);
+    if (!Number.isSafeInteger(rule.points) || rule.points < 1) throw new Error(`rate-limit rule ${rule.name}: its points must be a whole number, at least 1`);
+  }
 }
 
 export function checkChainKeys(rules: readonly RateRule[], keys: readonly string[]): void {

@@ -10,8 +10,8 @@ import type { Cache, Limits, RateRule, RuleChain } from './types.ts';
 /**
  * A chain's rules in one script (RuleChain): for each key in order, rate-limiter-flexible's own
  * steps (RateLimiterRedis: a counter created with its window's expiry, incremented, its expiry
- * read and set if it has none), on the keys it would use, so a chain and one limiter per rule
- * count alike, and instances of either kind share counters during a rolling deploy. ARGV holds
+ * read and set if it has none), on the keys it would use, so a chain and a limiter of the same
+ * rule share one counter (across instances and versions too). ARGV holds
  * each rule's points and window seconds. Returns {0, fewest points left} when every rule allows,
  * else {the refusing rule's place from 1, milliseconds until its window ends}.
  */
@@ -47,6 +47,7 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
   });
   client.defineCommand('aasConsumeChain', { lua: CHAIN_SCRIPT });
   let down = false;
+  let scriptFailing = false;
   client.on('error', (error: Error) => {
     if (!down) options.logger.warn({ err: error.message }, 'redis unreachable: rate limits fall back to per-instance memory');
     down = true;
@@ -103,7 +104,12 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
         let answer: [number, number];
         try {
           answer = await (client as ChainClient).aasConsumeChain(keys.length, ...keys.map((key, i) => prefixes[i] + key), ...args);
-        } catch {
+          scriptFailing = false;
+        } catch (error) {
+          // An outage is logged by the client's error event; anything else (a permission, a proxy
+          // that refuses multi-key scripts) once until the script answers again.
+          if (!down && !scriptFailing) options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'rate-limit script failed: counting in per-instance memory');
+          scriptFailing = true;
           return consumeInOrder(insurance, keys);
         }
         const [refused, value] = answer;

@@ -43,7 +43,7 @@ describe('bench harness on the W1 anchors', () => {
   });
 
   it('should write latest.json with the machine, the settings and one result per selected workload', () => {
-    assert.equal(results.version, 1);
+    assert.equal(results.version, 2);
     assert.equal(typeof results.machine.cpus, 'number');
     assert.match(results.machine.node, /^v\d+/);
     assert.equal(results.settings.rounds, 2);

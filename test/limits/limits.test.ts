@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
+import { Redis } from 'ioredis';
 import { memoryLimits } from '../../src/limits/memory.ts';
 import { redisLimits } from '../../src/limits/redis.ts';
 import type { Limits } from '../../src/limits/index.ts';
@@ -10,7 +11,7 @@ import type { Limits } from '../../src/limits/index.ts';
 const REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
 const quiet = pino({ level: 'silent' });
 const prefix = () => `aas-test:${randomBytes(6).toString('hex')}:`;
-const rule = (points: number) => ({ name: `r${randomBytes(3).toString('hex')}`, points, durationSeconds: 60 });
+const rule = (points: number, durationSeconds = 60) => ({ name: `r${randomBytes(3).toString('hex')}`, points, durationSeconds });
 
 const opened: Limits[] = [];
 function open(kind: 'memory' | 'redis', keyPrefix = prefix()): Limits {
@@ -44,15 +45,17 @@ for (const kind of ['memory', 'redis'] as const) {
     });
 
     it('should consume a chain in order and stop at the first refusal, whose later rules keep their points', async () => {
-      const chain = open(kind).chain([rule(1), rule(2)]);
+      const chain = open(kind).chain([rule(1, 60), rule(2, 10)]);
       const first = await chain.consume(['user-1', 'client']);
       assert.deepEqual(first, { allowed: true, remaining: 0, retryAfterSeconds: 0 }, 'the fewest points left of either rule');
       const refused = await chain.consume(['user-1', 'client']);
       assert.equal(refused.allowed, false);
-      assert.ok(refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 60);
+      assert.ok(refused.retryAfterSeconds >= 58 && refused.retryAfterSeconds <= 60, `the first rule's window: ${refused.retryAfterSeconds}`);
       // Had the refusal counted the client's point too, its second point would be gone.
       assert.equal((await chain.consume(['user-2', 'client'])).allowed, true);
-      assert.equal((await chain.consume(['user-3', 'client'])).allowed, false, 'the second rule refuses past its points');
+      const second = await chain.consume(['user-3', 'client']);
+      assert.equal(second.allowed, false, 'the second rule refuses past its points');
+      assert.ok(second.retryAfterSeconds >= 8 && second.retryAfterSeconds <= 10, `the second rule's window: ${second.retryAfterSeconds}`);
     });
 
     it('should report the fewest points left over a chain\'s rules', async () => {
@@ -64,6 +67,9 @@ for (const kind of ['memory', 'redis'] as const) {
     it('should refuse a chain without rules, and keys that do not match its rules', async () => {
       const limits = open(kind);
       assert.throws(() => limits.chain([]), /at least one rule/);
+      assert.throws(() => limits.chain([rule(1, 1.5)]), /whole seconds, at least 1/);
+      assert.throws(() => limits.chain([rule(1, 0)]), /whole seconds, at least 1/);
+      assert.throws(() => limits.chain([rule(0)]), /points must be a whole number/);
       await assert.rejects(limits.chain([rule(1), rule(1)]).consume(['only-one']), /2 rules was given 1 keys/);
     });
 
@@ -111,6 +117,42 @@ describe('limits shared through redis', () => {
     assert.equal((await single.limiter(client).consume('c')).allowed, false);
   });
 
+  it('should give a chain\'s counter that has no expiry its window, as a single limiter does', async () => {
+    const keyPrefix = prefix();
+    const r = rule(3);
+    const raw = new Redis(REDIS_URL);
+    try {
+      await raw.set(`${keyPrefix}rl:${r.name}:k`, '1');
+      const decided = await open('redis', keyPrefix).chain([r]).consume(['k']);
+      assert.deepEqual(decided, { allowed: true, remaining: 1, retryAfterSeconds: 0 });
+      const ttl = await raw.pttl(`${keyPrefix}rl:${r.name}:k`);
+      assert.ok(ttl > 55_000 && ttl <= 60_000, `expiry ${ttl} ms`);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('should count in memory and warn once when the chain\'s script fails on a reachable redis', async () => {
+    const keyPrefix = prefix();
+    const r = rule(1);
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const limits = redisLimits({ url: REDIS_URL, keyPrefix, logger });
+    opened.push(limits);
+    const raw = new Redis(REDIS_URL);
+    try {
+      // A key of another type: Redis answers the script with an error (WRONGTYPE).
+      await raw.hset(`${keyPrefix}rl:${r.name}:k`, 'x', '1');
+      const chain = limits.chain([r]);
+      assert.equal((await chain.consume(['k'])).allowed, true);
+      assert.equal((await chain.consume(['k'])).allowed, false, 'counted in memory');
+      assert.equal(warnings.filter((w) => w.includes('rate-limit script failed')).length, 1, warnings.join('\n'));
+    } finally {
+      await raw.del(`${keyPrefix}rl:${r.name}:k`);
+      raw.disconnect();
+    }
+  });
+
   it('should fall back to per-instance memory when redis is unreachable', async () => {
     const warnings: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
@@ -119,9 +161,11 @@ describe('limits shared through redis', () => {
     const limiter = limits.limiter(rule(1));
     assert.equal((await limiter.consume('k')).allowed, true);
     assert.equal((await limiter.consume('k')).allowed, false);
-    const chain = limits.chain([rule(1), rule(1)]);
-    assert.equal((await chain.consume(['k', 'k'])).allowed, true);
-    assert.equal((await chain.consume(['k', 'k'])).allowed, false);
+    const chain = limits.chain([rule(1), rule(2)]);
+    assert.equal((await chain.consume(['u1', 'c'])).allowed, true);
+    assert.equal((await chain.consume(['u1', 'c'])).allowed, false);
+    assert.equal((await chain.consume(['u2', 'c'])).allowed, true, 'the refusal left the second rule\'s point');
+    assert.equal((await chain.consume(['u3', 'c'])).allowed, false);
     assert.equal(await limits.health(), 'down');
     assert.equal(await limits.cache.get('anything'), undefined);
     assert.ok(warnings.some((w) => w.includes('fall back to per-instance memory')), 'the outage is logged');
