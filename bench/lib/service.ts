@@ -1,8 +1,8 @@
 // The service as a contender: the environment it runs under in a bench, and the process spec
 // that starts it (`agent-access serve`, exactly as `npm start` does).
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { runNode, type ProcessSpec } from './proc.ts';
 import { variables } from '../../src/config/defaults.ts';
 

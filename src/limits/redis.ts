@@ -11,9 +11,9 @@ import type { Cache, Limits, RateRule, RuleChain } from './types.ts';
  * A chain's rules in one script (RuleChain): for each key in order, rate-limiter-flexible's own
  * steps (RateLimiterRedis: a counter created with its window's expiry, incremented, its expiry
  * read and set if it has none), on the keys it would use, so a chain and a limiter of the same
- * rule share one counter (across instances and versions too). ARGV holds
- * each rule's points and window seconds. Returns {0, fewest points left} when every rule allows,
- * else {the refusing rule's place from 1, milliseconds until its window ends}.
+ * rule share one counter (across instances and versions too). ARGV holds each rule's points and
+ * window seconds. Returns {0, fewest points left} when every rule allows, else {the refusing
+ * rule's place from 1, milliseconds until its window ends}.
  */
 const CHAIN_SCRIPT = `local fewest = -1
 for i = 1, #KEYS do
