@@ -1,6 +1,7 @@
 // In-process limits: the default without REDIS_URL, and the fallback while Redis is down.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Cache, Limits, RateDecision, RateLimiter, RateRule, RuleChain } from './types.ts';
+import { checkChainKeys, checkChainRules, consumeInOrder } from './chain.ts';
 
 export function decision(res: RateLimiterRes, allowed: boolean): RateDecision {
   return {
@@ -23,31 +24,6 @@ export async function consumeWith(consume: () => Promise<RateLimiterRes>): Promi
 export function memoryRateLimiter(rule: RateRule, prefix = ''): { limiter: RateLimiter; raw: RateLimiterMemory } {
   const raw = new RateLimiterMemory({ keyPrefix: `${prefix}${rule.name}`, points: rule.points, duration: rule.durationSeconds });
   return { raw, limiter: { consume: (key, cost = 1) => consumeWith(() => raw.consume(key, cost)) } };
-}
-
-/** A chain has at least one rule: anything else is a programming error, as are keys that do not match its rules. */
-export function checkChainRules(rules: readonly RateRule[]): void {
-  if (rules.length === 0) throw new Error('a rate-limit chain needs at least one rule');
-  // Redis takes whole seconds of expiry (the single limiters round theirs down; 0 means never).
-  for (const rule of rules) {
-    if (!Number.isSafeInteger(rule.durationSeconds) || rule.durationSeconds < 1) throw new Error(`rate-limit rule ${rule.name}: its window must be whole seconds, at least 1`);
-    if (!Number.isSafeInteger(rule.points) || rule.points < 1) throw new Error(`rate-limit rule ${rule.name}: its points must be a whole number, at least 1`);
-  }
-}
-
-export function checkChainKeys(rules: readonly RateRule[], keys: readonly string[]): void {
-  if (keys.length !== rules.length) throw new Error(`a chain of ${rules.length} rules was given ${keys.length} keys`);
-}
-
-/** Consumes one key per limiter, in order, stopping at the first refusal; allowed, it reports the fewest points left. */
-export async function consumeInOrder(limiters: readonly RateLimiter[], keys: readonly string[]): Promise<RateDecision> {
-  let remaining = Infinity;
-  for (let i = 0; i < limiters.length; i++) {
-    const decided = await limiters[i]!.consume(keys[i]!);
-    if (!decided.allowed) return decided;
-    remaining = Math.min(remaining, decided.remaining);
-  }
-  return { allowed: true, remaining, retryAfterSeconds: 0 };
 }
 
 /** A chain of in-process limiters (see RuleChain). */

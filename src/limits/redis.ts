@@ -4,7 +4,8 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../log.ts';
-import { checkChainKeys, checkChainRules, consumeInOrder, consumeWith, decision, memoryRateLimiter } from './memory.ts';
+import { consumeWith, decision, memoryRateLimiter } from './memory.ts';
+import { checkChainKeys, checkChainRules, consumeInOrder } from './chain.ts';
 import type { Cache, Limits, RateRule, RuleChain } from './types.ts';
 
 /**
@@ -74,11 +75,16 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
     });
   };
 
+  // A rule's counters: rate-limiter-flexible keys them `<keyPrefix>:<key>`; a chain writes the same keys itself.
+  const ruleKeyPrefix = (rule: RateRule) => `${prefix}rl:${rule.name}`;
+  // Its per-instance counters while Redis cannot be reached.
+  const insuranceOf = (rule: RateRule) => memoryRateLimiter(rule, `${prefix}fallback:`);
+
   const limiter = (rule: RateRule) => {
-    const insurance = memoryRateLimiter(rule, `${prefix}fallback:`).raw;
+    const insurance = insuranceOf(rule).raw;
     const shared = new RateLimiterRedis({
       storeClient: client,
-      keyPrefix: `${prefix}rl:${rule.name}`,
+      keyPrefix: ruleKeyPrefix(rule),
       points: rule.points,
       duration: rule.durationSeconds,
       insuranceLimiter: insurance,
@@ -93,10 +99,9 @@ export function redisLimits(options: RedisLimitsOptions): Limits {
 
   const chain = (rules: readonly RateRule[]): RuleChain => {
     checkChainRules(rules);
-    // rate-limiter-flexible's key of each rule (`<keyPrefix>:<key>`) and its insurance while Redis is down.
-    const prefixes = rules.map((rule) => `${prefix}rl:${rule.name}:`);
+    const prefixes = rules.map((rule) => `${ruleKeyPrefix(rule)}:`);
     const args = rules.flatMap((rule) => [rule.points, rule.durationSeconds]);
-    const insurance = rules.map((rule) => memoryRateLimiter(rule, `${prefix}fallback:`).limiter);
+    const insurance = rules.map((rule) => insuranceOf(rule).limiter);
     return {
       async consume(keys) {
         checkChainKeys(rules, keys);
