@@ -59,9 +59,10 @@ for (const kind of ['memory', 'redis'] as const) {
     });
 
     it('should report the fewest points left over a chain\'s rules', async () => {
-      const chain = open(kind).chain([rule(5), rule(3)]);
-      assert.equal((await chain.consume(['a', 'b'])).remaining, 2);
-      assert.equal((await chain.consume(['c', 'b'])).remaining, 1);
+      const chain = open(kind).chain([rule(3), rule(4)]);
+      assert.equal((await chain.consume(['a', 'b'])).remaining, 2, 'the first rule has fewer (2 against 3)');
+      assert.equal((await chain.consume(['c', 'b'])).remaining, 2, 'as many (2 and 2)');
+      assert.equal((await chain.consume(['d', 'b'])).remaining, 1, 'the second rule has fewer (1 against 2)');
     });
 
     it('should refuse a chain without rules, and keys that do not match its rules', async () => {
