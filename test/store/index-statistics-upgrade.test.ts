@@ -1,4 +1,4 @@
-// Migrations 0014's, 0015's and 0021's indexes, and 0022's rebuilt meetings_start, on SQLite: a
+// Migrations 0014's, 0015's, 0021's and 0023's indexes, and 0022's rebuilt meetings_start, on SQLite: a
 // database that has planner statistics (a bulk load wrote them) gets theirs too, so the planner
 // does not guess for them beside measured ones (it then read a page's participants through an
 // index in no order and sorted them); one without statistics keeps none, so every index is guessed
@@ -13,7 +13,19 @@ import { migrateToLatest, openStore, type Store } from '../../src/store/database
 import { seedDemo } from '../../src/data/seed.ts';
 import { ANCHOR } from '../mcp/support.ts';
 
-const NEW_INDEXES = ['accounts_search', 'deals_amount', 'deals_close', 'deals_search', 'deals_status_amount', 'meetings_id_deal', 'meetings_upcoming', 'participants_meeting_email'];
+const NEW_INDEXES = [
+  'accounts_id_domain_name',
+  'accounts_search',
+  'deals_amount',
+  'deals_close',
+  'deals_search',
+  'deals_status_amount',
+  'meetings_id_deal',
+  'meetings_upcoming',
+  'participants_external',
+  'participants_meeting_email',
+  'users_id_name_email',
+];
 
 async function statisticsOf(store: Store): Promise<string[] | null> {
   const table = await sql`select 1 from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(store.db);
@@ -29,7 +41,7 @@ async function rebuiltHasStatistics(store: Store): Promise<boolean> {
   return rows.rows.length === 1 && rows.rows[0]!.stat.split(' ').length === 5;
 }
 
-describe('migrations 0014, 0015, 0021 and 0022 and planner statistics (sqlite)', () => {
+describe('migrations 0014, 0015, 0021, 0022 and 0023 and planner statistics (sqlite)', () => {
   const opened: { database: TestDatabase; store: Store }[] = [];
   const open = async () => {
     const database = await createTestDatabase('sqlite');

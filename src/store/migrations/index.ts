@@ -22,6 +22,7 @@ import * as dealStatusLookup from './0019-deal-status-lookup.ts';
 import * as meetingSearchText from './0020-meeting-search-text.ts';
 import * as dealSearchIndex from './0021-deal-search-index.ts';
 import * as meetingStartOwner from './0022-meeting-start-owner.ts';
+import * as listLookupIndexes from './0023-list-lookup-indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-meeting-search-text': meetingSearchText,
   '0021-deal-search-index': dealSearchIndex,
   '0022-meeting-start-owner': meetingStartOwner,
+  '0023-list-lookup-indexes': listLookupIndexes,
 };

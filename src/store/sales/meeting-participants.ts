@@ -88,16 +88,23 @@ export async function participantsOf(db: Kysely<Database>, orgId: string, meetin
   return participantsStatement.execute(db, orgId, meetingIds);
 }
 
-/** The participants lists show (everyone but the seller side), by meeting and id, with only the columns they show. */
-const externalParticipantsStatement = shaped<[string, readonly string[]]>()(
-  (db, orgId, meetingIds) =>
-    db
-      .selectFrom('participants')
-      .select(['meeting_id', 'name', 'email', 'company', 'title'])
-      .where('org_id', '=', orgId)
-      .where('meeting_id', 'in', meetingIds)
-      .where('side', '!=', 'seller')
-      .orderBy('meeting_id')
-      .orderBy('id'),
-  bindMeetings,
-);
+/**
+ * The participants lists show (everyone but the seller side), by meeting and id, with only the
+ * columns they show: on SQLite from participants_external alone (migration 0023). The side is
+ * that index's literal, not a parameter: SQLite, whose choice of a partial index would then hang on
+ * the value, prepares such a statement again each time it is bound, that is on every call.
+ */
+const externalParticipants = (db: Kysely<Database>, orgId: string, meetingIds: readonly string[]) =>
+  db
+    .selectFrom('participants')
+    .select(['meeting_id', 'name', 'email', 'company', 'title'])
+    .where('org_id', '=', orgId)
+    .where('meeting_id', 'in', meetingIds)
+    .where('side', '<>', sql.lit('seller'))
+    .orderBy('meeting_id')
+    .orderBy('id');
+
+const externalParticipantsStatement = shaped<[string, readonly string[]]>()(externalParticipants, bindMeetings);
+
+/** The statement withExternal runs where the page does not gather participants, compiled (tests read its plan). */
+export const externalParticipantsQuery = (db: Kysely<Database>, orgId: string, meetingIds: readonly string[]) => externalParticipants(db, orgId, meetingIds).compile();
