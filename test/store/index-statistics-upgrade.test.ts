@@ -13,9 +13,9 @@ import { migrateToLatest, openStore, type Store } from '../../src/store/database
 import { seedDemo } from '../../src/data/seed.ts';
 import { ANCHOR } from '../mcp/support.ts';
 
+// 0021's accounts_search is gone: 0023 replaced it.
 const NEW_INDEXES = [
-  'accounts_id_domain_name',
-  'accounts_search',
+  'accounts_label',
   'deals_amount',
   'deals_close',
   'deals_search',
@@ -24,7 +24,7 @@ const NEW_INDEXES = [
   'meetings_upcoming',
   'participants_external',
   'participants_meeting_email',
-  'users_id_name_email',
+  'users_label',
 ];
 
 async function statisticsOf(store: Store): Promise<string[] | null> {
