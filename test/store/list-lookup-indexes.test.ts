@@ -40,12 +40,8 @@ describe('a meeting list page reads its lookups from indexes alone (sqlite, migr
     // time it is bound: every call.
     assert.match(q.sql, /"side" <> 'seller'/);
     assert.ok(!q.parameters.includes('seller'), JSON.stringify(q.parameters));
-    // It holds no seller: the index is partial (a whole one plans alike), so it has as many
-    // entries as there are non-sellers, and SQLite cannot read a seller from it at all.
-    const [{ entries, others }] = (
-      await sql<{ entries: number; others: number }>`select (select count(*) from participants indexed by participants_external where side <> 'seller') as entries, (select count(*) from participants where side <> 'seller') as others`.execute(s.store.db)
-    ).rows as [{ entries: number; others: number }];
-    assert.equal(entries, others);
+    // It holds no seller: the index is partial (a whole one plans the page alike), so SQLite cannot
+    // read sellers from it at all.
     await assert.rejects(sql`select count(*) from participants indexed by participants_external where side = 'seller'`.execute(s.store.db), /no query solution/);
   });
 });
