@@ -1,5 +1,6 @@
 // Migration 0023 (SQLite): a meeting list page reads its owners, its accounts and its external
-// participants from indexes that hold what it shows, none of their rows, and reads no seller.
+// participants from indexes that hold what it shows, none of their rows, and reads no seller; and
+// get_teams still reads its teams' members first, each one's label from the users' new index.
 // SQLite only: PostgreSQL has no such indexes (the migration says why). What the page shows is
 // checked against the stored rows in test/mcp/tools/list-meetings.test.ts.
 import { after, before, describe, it } from 'node:test';
@@ -8,6 +9,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import { ANCHOR, EMAILS, seededStore, type Seeded } from '../mcp/support.ts';
 import { listMeetings, listQuery } from '../../src/store/sales/meetings.ts';
 import { externalParticipantsQuery } from '../../src/store/sales/meeting-participants.ts';
+import { membersQuery } from '../../src/store/sales/teams-view.ts';
 
 const DAY = 86_400_000;
 
@@ -43,5 +45,13 @@ describe('a meeting list page reads its lookups from indexes alone (sqlite, migr
     // It holds no seller: the index is partial (a whole one plans the page alike), so SQLite cannot
     // read sellers from it at all.
     await assert.rejects(sql`select count(*) from participants indexed by participants_external where side = 'seller'`.execute(s.store.db), /no query solution/);
+  });
+
+  it("reads the teams' members first, then each one's label from an index (get_teams)", async () => {
+    const ada = await s.principal(EMAILS.ada);
+    const teams = await s.store.db.selectFrom('teams').select('id').where('org_id', '=', ada.orgId).execute();
+    assert.ok(teams.length > 1, 'several teams');
+    const plan = await planOf(membersQuery(s.store.db, ada.orgId, teams.map((t) => t.id)).compile());
+    assert.deepEqual(plan.slice(0, 2), ['SEARCH tm USING INDEX sqlite_autoindex_team_members_1 (org_id=? AND team_id=?)', 'SEARCH u USING COVERING INDEX users_label (org_id=? AND id=?)'], plan.join('\n'));
   });
 });

@@ -17,15 +17,26 @@ export async function visibleTeams(db: Kysely<Database>, p: Principal, only?: { 
 /** Members of the given (visible) teams, managers first, then by name; keyset on (is_manager desc, name, user id). */
 export async function membersOf(db: Kysely<Database>, orgId: string, teamIds: string[]): Promise<MemberRow[]> {
   if (teamIds.length === 0) return [];
+  return membersQuery(db, orgId, teamIds).execute();
+}
+
+/**
+ * membersOf's statement (exported for the test of its SQLite plan). CROSS JOIN keeps SQLite reading
+ * the teams' members first, then each member's label from users_label (migration 0023): with a
+ * plain join and that index it chose to walk every user of the organization and look each one up
+ * in every team (W1's 50 users: ~80 → ~111 µs).
+ */
+export function membersQuery(db: Kysely<Database>, orgId: string, teamIds: string[]) {
   return db
     .selectFrom('team_members as tm')
-    .innerJoin('users as u', (j) => j.onRef('u.org_id', '=', 'tm.org_id').onRef('u.id', '=', 'tm.user_id'))
+    .crossJoin('users as u')
+    .whereRef('u.org_id', '=', 'tm.org_id')
+    .whereRef('u.id', '=', 'tm.user_id')
     .select(['tm.team_id', 'tm.user_id', 'u.name', 'u.email', 'u.role', 'tm.is_manager'])
     .where('tm.org_id', '=', orgId)
     .where('tm.team_id', 'in', teamIds)
     .orderBy('tm.team_id')
     .orderBy('tm.is_manager', 'desc')
     .orderBy('u.name')
-    .orderBy('tm.user_id')
-    .execute();
+    .orderBy('tm.user_id');
 }
