@@ -92,26 +92,38 @@ const SCRATCH_MAX = 1024 * 1024;
  * occurs inside a multi-byte character. Other text is quoted by JSON.stringify: the same bytes.
  */
 export function utf8JsonTwice(head: string, json: string, middle: string, tail: string): Uint8Array<ArrayBuffer> {
-  const plain = () => utf8Body(head + JSON.stringify(json) + middle + json + tail);
-  if (!json.isWellFormed()) return plain();
+  if (!json.isWellFormed()) return joinedUtf8(head, json, middle, tail);
   const most = json.length * 3;
   if (scratch.length < most && most <= SCRATCH_MAX) scratch = Buffer.allocUnsafe(most);
   const encoded = scratch.length >= most ? scratch : Buffer.allocUnsafe(most);
   const { read, written: n } = utf8.encodeInto(json, encoded);
-  if (read !== json.length) return plain();
+  if (read !== json.length) return joinedUtf8(head, json, middle, tail);
   // One pass over the bytes, into room for a backslash before each: the body is the part written.
+  // A raw control character ends the pass and the body is joined the ordinary way after it. With a
+  // return from inside the loop, through a closure over the arguments, every call took ~1.17× as
+  // long (a 19,500-character page: ~142–166 against ~119–125 µs in process, 2-core AMD EPYC).
   const out = Buffer.allocUnsafe(Buffer.byteLength(head) + 2 * n + 2 + Buffer.byteLength(middle) + n + Buffer.byteLength(tail));
   let at = out.write(head, 0);
   out[at++] = QUOTE;
+  let raw = false;
   for (let i = 0; i < n; i++) {
     const b = encoded[i]!;
     if (b === QUOTE || b === BACKSLASH) out[at++] = BACKSLASH;
-    else if (b < 0x20) return plain();
+    else if (b < 0x20) {
+      raw = true;
+      break;
+    }
     out[at++] = b;
   }
+  if (raw) return joinedUtf8(head, json, middle, tail);
   out[at++] = QUOTE;
   at += out.write(middle, at);
   at += encoded.copy(out, at, 0, n);
   at += out.write(tail, at);
   return out.subarray(0, at);
+}
+
+/** What utf8JsonTwice sends, joined as a string and encoded: for a `json` that is not JSON.stringify's output. */
+function joinedUtf8(head: string, json: string, middle: string, tail: string): Uint8Array<ArrayBuffer> {
+  return utf8Body(head + JSON.stringify(json) + middle + json + tail);
 }
