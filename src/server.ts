@@ -1,8 +1,9 @@
 // Builds the running service from a config: store (migrated), limits, app, HTTP server, and a
 // graceful shutdown that stops accepting, lets in-flight requests finish, then closes the store.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { inArrivalOrder } from './http/arrival-order.ts';
 import type { Config } from './config/load.ts';
 import { createApp } from './http/app.ts';
 import type { AppContext } from './http/context.ts';
@@ -35,6 +36,9 @@ async function migrateLogged(store: Store, logger: Logger): Promise<void> {
   logger.info({ applied, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');
 }
 
+/** An MCP message (POST /mcp, with a query or not), tool calls among them: started in arrival order (http/arrival-order.ts). Anything else starts as Node reads it. */
+const isMcpPost = (req: IncomingMessage) => req.method === 'POST' && (req.url === '/mcp' || req.url?.startsWith('/mcp?') === true);
+
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = openStore(config.database);
   try {
@@ -52,8 +56,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   // A port already taken (EADDRINUSE) or not ours to bind (EACCES) fails the start; what was opened
   // for it is closed, so a caller that starts again (on another port) leaks nothing.
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server)) as Server;
+    // What @hono/node-server's serve() builds, with MCP messages started in arrival order.
+    const s = createServer(inArrivalOrder(getRequestListener(app.fetch, { hostname: config.host }), isMcpPost));
     s.once('error', reject);
+    s.listen(config.port, config.host, () => resolve(s));
   }).catch(async (error: unknown) => {
     stopOAuthJobs();
     await Promise.allSettled([store.close(), limits.close()]);
