@@ -1,5 +1,5 @@
-// Tool calls start in the order they arrived, a few per turn of the event loop, with the sockets
-// read again between turns.
+// Requests that wait in line (the service's: every POST /mcp, src/server.ts) start in the order they
+// arrived, a few per turn of the event loop, with the sockets read again between turns.
 //
 // Node runs a request's listener while it reads the socket, in the order the kernel reports ready
 // sockets. Under load that order is not arrival: a connection answered last in one round of reads

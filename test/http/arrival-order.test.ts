@@ -118,7 +118,7 @@ describe('requests started in arrival order', () => {
   });
 });
 
-describe('the service starts tool calls in arrival order', () => {
+describe('the service: only POST /mcp waits in line', () => {
   let service: TestService;
   before(async () => {
     service = await startTestService();
@@ -127,7 +127,7 @@ describe('the service starts tool calls in arrival order', () => {
     await service.close();
   });
 
-  it('answers a health check read after tool calls before them: only POST /mcp waits in line', async () => {
+  it('answers a health check read after MCP messages before them', async () => {
     const { port } = new URL(service.baseUrl);
     const sockets = await connections(service.server, Number(port), 5);
     const order: string[] = [];
