@@ -1,5 +1,5 @@
 // Requests that wait in line (the service's: every POST /mcp, src/server.ts) start in the order they
-// arrived, a few per turn of the event loop, with the sockets read again between turns.
+// were read, a few per turn of the event loop, with the sockets read again between turns.
 //
 // Node runs a request's listener while it reads the socket, in the order the kernel reports ready
 // sockets. Under load that order is not arrival: a connection answered last in one round of reads
@@ -8,8 +8,8 @@
 // request while the others waited one (W1 at 32 connections, on SQLite: two connections at ~100 ms
 // against ~50 ms for the rest, for the whole run; its p99 was twice its p50). Here a request
 // matching `queued` is only put in line when it is read, and the line starts in turns of
-// STARTS_PER_TURN, each turn after the sockets were read: every request waits for those that
-// arrived before it, and no request is passed over for a round.
+// STARTS_PER_TURN, each turn after the sockets were read: every request waits for those read
+// before it, and no request is passed over for a round.
 //
 // Reading first and then running several requests in a row also took less CPU a request than
 // running each while its socket is read (SQLite, W1's load on a 2-core AMD EPYC, alternating:
