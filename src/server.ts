@@ -37,7 +37,7 @@ async function migrateLogged(store: Store, logger: Logger): Promise<void> {
 }
 
 /** An MCP message (POST /mcp, with a query or not), tool calls among them: started in arrival order (http/arrival-order.ts). Anything else starts as Node reads it. */
-const isMcpPost = (req: IncomingMessage) => req.method === 'POST' && (req.url === '/mcp' || req.url?.startsWith('/mcp?') === true);
+export const isMcpPost = (req: Pick<IncomingMessage, 'method' | 'url'>) => req.method === 'POST' && (req.url === '/mcp' || req.url?.startsWith('/mcp?') === true);
 
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = openStore(config.database);

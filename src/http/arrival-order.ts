@@ -14,8 +14,14 @@
 // Reading first and then running several requests in a row also took less CPU a request than
 // running each while its socket is read (SQLite, W1's load on a 2-core AMD EPYC, alternating:
 // README "Performance"). One request a turn did not: each turn then paid for one.
+//
+// A connection holds one place in line, so one that pipelines many messages cannot push the others
+// back (before the line, Node started a pipelined batch all at once as it read it). Nothing is
+// started for a connection that is gone: a client that left, or one closed by a forced shutdown,
+// would only have its answer thrown away after the work, or the store closed under it.
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,16 +32,36 @@ export const STARTS_PER_TURN = 8;
  * `listener` for every request, through one line for those `queued` selects (they start in the
  * order they were read, STARTS_PER_TURN a turn); any other request starts at once. Each starts in
  * the asynchronous context it arrived in.
+ *
+ * A connection has one request in line at a time: one that pipelines more keeps the rest apart and
+ * puts the next at the line's end when the one before starts, so it takes its turn among the other
+ * connections instead of ahead of them. A request whose connection can no longer be written to
+ * (the client left, or the server closed it) when its turn comes is dropped with the rest of that
+ * connection's, unstarted: there is no one to answer.
  */
 export function inArrivalOrder(listener: Listener, queued: (req: IncomingMessage) => boolean): Listener {
-  const line: (() => void)[] = [];
+  const line: { socket: Socket; start: () => void }[] = [];
+  /** Each connection with a request in line: the requests it sent since, oldest first (most have none: `none`). */
+  const held = new WeakMap<Socket, (() => void)[]>();
+  const none: (() => void)[] = [];
   let turnScheduled = false;
 
   const turn = () => {
-    const starting = line.splice(0, STARTS_PER_TURN);
-    if (line.length > 0) setImmediate(turn);
-    else turnScheduled = false;
-    for (const start of starting) start();
+    try {
+      for (let started = 0; started < STARTS_PER_TURN && line.length > 0;) {
+        const { socket, start } = line.shift()!;
+        const next = socket.writable ? held.get(socket)?.shift() : undefined;
+        if (next) line.push({ socket, start: next });
+        else held.delete(socket);
+        if (!socket.writable) continue;
+        started++;
+        start();
+      }
+    } finally {
+      // Also after a start threw (the error goes on to the process, as Node's own would): the rest still start.
+      if (line.length > 0) setImmediate(turn);
+      else turnScheduled = false;
+    }
   };
 
   return (req, res) => {
@@ -43,7 +69,16 @@ export function inArrivalOrder(listener: Listener, queued: (req: IncomingMessage
       listener(req, res);
       return;
     }
-    line.push(AsyncResource.bind(() => listener(req, res)));
+    const start = AsyncResource.bind(() => listener(req, res));
+    const own = held.get(req.socket);
+    if (own !== undefined) {
+      // One of its connection's requests is in line: this one waits apart, behind it.
+      if (own === none) held.set(req.socket, [start]);
+      else own.push(start);
+      return;
+    }
+    held.set(req.socket, none);
+    line.push({ socket: req.socket, start });
     if (!turnScheduled) {
       turnScheduled = true;
       setImmediate(turn);
