@@ -50,10 +50,11 @@ export function inArrivalOrder(listener: Listener, queued: (req: IncomingMessage
     try {
       for (let started = 0; started < STARTS_PER_TURN && line.length > 0;) {
         const { socket, start } = line.shift()!;
-        const next = socket.writable ? held.get(socket)?.shift() : undefined;
+        const open = socket.writable;
+        const next = open ? held.get(socket)?.shift() : undefined;
         if (next) line.push({ socket, start: next });
         else held.delete(socket);
-        if (!socket.writable) continue;
+        if (!open) continue;
         started++;
         start();
       }

@@ -283,6 +283,7 @@ describe('the service: stopping while MCP messages wait in line', () => {
     })));
     assert.ok(stopping, 'the stop began while the messages were read');
     await stopping;
+    await assert.rejects(service.ctx.store.ping(), 'the store is closed once the stop is done');
     for (const { status, text } of answers) {
       assert.equal(status, 200);
       assert.match(text, /"meetings"/);
