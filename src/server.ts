@@ -36,8 +36,23 @@ async function migrateLogged(store: Store, logger: Logger): Promise<void> {
   logger.info({ applied, seconds: Math.round((performance.now() - started) / 100) / 10 }, 'database migrations applied');
 }
 
-/** An MCP message (POST /mcp, with a query or not), tool calls among them: started in arrival order (http/arrival-order.ts). Anything else starts as Node reads it. */
-export const isMcpPost = (req: Pick<IncomingMessage, 'method' | 'url'>) => req.method === 'POST' && (req.url === '/mcp' || req.url?.startsWith('/mcp?') === true);
+/**
+ * An MCP message (POST /mcp, with a query or not), tool calls among them: started in arrival order
+ * (http/arrival-order.ts). Anything else starts as Node reads it. A target the router also takes
+ * for /mcp (absolute form, dot segments, percent-encoded letters, a fragment) waits too, or it
+ * would pass the line: its path is read as @hono/node-server and Hono read it.
+ */
+export function isMcpPost(req: Pick<IncomingMessage, 'method' | 'url'>): boolean {
+  const { method, url } = req;
+  if (method !== 'POST' || url === undefined) return false;
+  if (url === '/mcp' || url.startsWith('/mcp?')) return true;
+  if (url === '/') return false;
+  try {
+    return decodeURI(new URL(url.startsWith('/') ? `http://localhost${url}` : url).pathname) === '/mcp';
+  } catch {
+    return false; // the router refuses it too
+  }
+}
 
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const store = openStore(config.database);

@@ -18,7 +18,9 @@
 // A connection holds one place in line, so one that pipelines many messages cannot push the others
 // back (before the line, Node started a pipelined batch all at once as it read it). Nothing is
 // started for a connection that is gone: a client that left, or one closed by a forced shutdown,
-// would only have its answer thrown away after the work, or the store closed under it.
+// would only have its answer thrown away after the work, or the store closed under it. A request
+// that does not wait (another route) starts at once, even when its connection pipelined it behind
+// one that waits: Node still sends their answers in the order they were asked.
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -187,13 +187,13 @@ describe('requests started in arrival order', () => {
     await nextTurn();
     await nextTurn();
     assert.deepEqual(order, [0, 3]);
-    // A new request on a connection that was dropped from the line would wait for nothing: it must start.
+    // The line goes on: a request of another connection, after the dropped ones, starts.
     listener(joined(4), noResponse);
     await nextTurn();
     assert.deepEqual(order, [0, 3, 4]);
   });
 
-  it('starts the rest of a turn after one start throws, and the error still reaches the process', async () => {
+  it('starts the rest of a turn after one start throws, and what its connection sent after it, and the error still reaches the process', async () => {
     // In a process of its own: the error is uncaught there, as a throw in Node's own request listener is.
     const script = `
       import { inArrivalOrder } from ${JSON.stringify(new URL('../../src/http/arrival-order.ts', import.meta.url).href)};
@@ -205,10 +205,12 @@ describe('requests started in arrival order', () => {
         started.push(req.seq);
         if (req.seq === 1) throw new Error('listener threw');
       }, () => true);
-      for (let seq = 0; seq < 4; seq++) listener({ seq, socket: { writable: true } }, {});
+      // 1 and 2 share a connection: 2 waits apart until 1 starts, and must not be stranded by 1's throw.
+      const pipelining = { writable: true };
+      for (const [seq, socket] of [[0, { writable: true }], [1, pipelining], [2, pipelining], [3, { writable: true }]]) listener({ seq, socket }, {});
     `;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script]);
-    assert.deepEqual(JSON.parse(stdout), { started: [0, 1, 2, 3], errors: ['listener threw'] });
+    assert.deepEqual(JSON.parse(stdout), { started: [0, 1, 3, 2], errors: ['listener threw'] });
   });
 });
 
@@ -217,7 +219,9 @@ describe('the service: only POST /mcp waits in line', () => {
     const waits = (method: string, url: string) => isMcpPost({ method, url });
     assert.equal(waits('POST', '/mcp'), true);
     assert.equal(waits('POST', '/mcp?session=1'), true);
-    for (const [method, url] of [['GET', '/mcp'], ['DELETE', '/mcp'], ['POST', '/mcp/'], ['POST', '/mcpx'], ['POST', '/oauth/token'], ['POST', '/'], ['GET', '/healthz']] as const) {
+    // Other spellings the router takes for /mcp: they must not pass the line.
+    for (const url of ['http://a/mcp', 'https://a/mcp?x=1', '/mcp#f', '/./mcp', '/x/../mcp', '/%6Dcp', '/%6d%63%70']) assert.equal(waits('POST', url), true, url);
+    for (const [method, url] of [['GET', '/mcp'], ['DELETE', '/mcp'], ['POST', '/mcp/'], ['POST', '/mcpx'], ['POST', '/oauth/token'], ['POST', '/'], ['GET', '/healthz'], ['POST', '//a/mcp'], ['POST', '/%E0%A4%A'], ['POST', 'http://a/mcp/'], ['GET', '/./mcp']] as const) {
       assert.equal(waits(method, url), false, `${method} ${url}`);
     }
   });

@@ -58,6 +58,18 @@ for (const kind of ['memory', 'redis'] as const) {
       assert.ok(second.retryAfterSeconds >= 8 && second.retryAfterSeconds <= 10, `the second rule's window: ${second.retryAfterSeconds}`);
     });
 
+    it('should count consumes made at once exactly, each with its own answer', async () => {
+      // Issued in one turn, as requests started together issue them: each must get its own answer, in order.
+      const chain = open(kind).chain([rule(4), rule(100)]);
+      const keys = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'even' : 'odd'));
+      const decisions = await Promise.all(keys.map((key) => chain.consume([key, 'client'])));
+      for (const key of ['even', 'odd']) {
+        const mine = decisions.filter((_, i) => keys[i] === key);
+        assert.deepEqual(mine.map((d) => d.allowed), [true, true, true, true, false, false], key);
+        assert.deepEqual(mine.slice(0, 4).map((d) => d.remaining), [3, 2, 1, 0], key);
+      }
+    });
+
     it('should report the fewest points left over a chain\'s rules', async () => {
       const chain = open(kind).chain([rule(3), rule(4)]);
       assert.equal((await chain.consume(['a', 'b'])).remaining, 2, 'the first rule has fewer (2 against 3)');
@@ -150,6 +162,24 @@ describe('limits shared through redis', () => {
       assert.equal(warnings.filter((w) => w.includes('rate-limit script failed')).length, 1, warnings.join('\n'));
     } finally {
       await raw.del(`${keyPrefix}rl:${r.name}:k`);
+      raw.disconnect();
+    }
+  });
+
+  it('should keep a failing script to its own consume when others were sent with it', async () => {
+    const keyPrefix = prefix();
+    const r = rule(1);
+    const raw = new Redis(REDIS_URL);
+    try {
+      await raw.hset(`${keyPrefix}rl:${r.name}:broken`, 'x', '1');
+      const chain = open('redis', keyPrefix).chain([r]);
+      // The broken key's script fails (WRONGTYPE) and is counted in memory; the others, sent in the same turn, in Redis.
+      const decisions = await Promise.all(['a', 'broken', 'b'].map((key) => chain.consume([key])));
+      assert.deepEqual(decisions.map((d) => d.allowed), [true, true, true]);
+      assert.equal(await raw.get(`${keyPrefix}rl:${r.name}:a`), '1');
+      assert.equal(await raw.get(`${keyPrefix}rl:${r.name}:b`), '1');
+      assert.equal(await raw.type(`${keyPrefix}rl:${r.name}:broken`), 'hash', 'left as it was');
+    } finally {
       raw.disconnect();
     }
   });
