@@ -46,7 +46,8 @@ export function isMcpPost(req: Pick<IncomingMessage, 'method' | 'url'>): boolean
   const { method, url } = req;
   if (method !== 'POST' || url === undefined) return false;
   if (url === '/mcp' || url.startsWith('/mcp?')) return true;
-  if (url === '/') return false;
+  // Any other spelling needs one of these (or the absolute form): the token endpoint's path is never parsed.
+  if (url.startsWith('/') && !/[%.#\\]/.test(url)) return false;
   try {
     return decodeURI(new URL(url.startsWith('/') ? `http://localhost${url}` : url).pathname) === '/mcp';
   } catch {
