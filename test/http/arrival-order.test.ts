@@ -214,15 +214,16 @@ describe('requests started in arrival order', () => {
   });
 });
 
+/** POST targets the router takes for /mcp (other spellings must not pass the line), and ones it does not. */
+const MCP_TARGETS = ['/mcp', '/mcp?session=1', 'http://a/mcp', 'https://a/mcp?x=1', '/mcp#f', '/./mcp', '/x/../mcp', '/%6Dcp', '/%6d%63%70'];
+const OTHER_POST_TARGETS = ['/mcp/', '/mcpx', '/oauth/token', '/', '//a/mcp', '/%E0%A4%A', 'http://a/mcp/'];
+
 describe('the service: only POST /mcp waits in line', () => {
-  it('puts in line every POST to /mcp, with a query or not, and nothing else', () => {
-    const waits = (method: string, url: string) => isMcpPost({ method, url });
-    assert.equal(waits('POST', '/mcp'), true);
-    assert.equal(waits('POST', '/mcp?session=1'), true);
-    // Other spellings the router takes for /mcp: they must not pass the line.
-    for (const url of ['http://a/mcp', 'https://a/mcp?x=1', '/mcp#f', '/./mcp', '/x/../mcp', '/%6Dcp', '/%6d%63%70']) assert.equal(waits('POST', url), true, url);
-    for (const [method, url] of [['GET', '/mcp'], ['DELETE', '/mcp'], ['POST', '/mcp/'], ['POST', '/mcpx'], ['POST', '/oauth/token'], ['POST', '/'], ['GET', '/healthz'], ['POST', '//a/mcp'], ['POST', '/%E0%A4%A'], ['POST', 'http://a/mcp/'], ['GET', '/./mcp']] as const) {
-      assert.equal(waits(method, url), false, `${method} ${url}`);
+  it('puts in line every POST to /mcp, with a query or not, however spelled, and nothing else', () => {
+    for (const url of MCP_TARGETS) assert.equal(isMcpPost({ method: 'POST', url }), true, url);
+    for (const url of OTHER_POST_TARGETS) assert.equal(isMcpPost({ method: 'POST', url }), false, url);
+    for (const [method, url] of [['GET', '/mcp'], ['DELETE', '/mcp'], ['GET', '/healthz'], ['GET', '/./mcp']] as const) {
+      assert.equal(isMcpPost({ method, url }), false, `${method} ${url}`);
     }
   });
 
@@ -250,6 +251,21 @@ describe('the service: only POST /mcp waits in line', () => {
     for (const s of sockets) s.destroy();
     // Without a token each tool call is refused (401), as quickly as the health check is answered.
     assert.deepEqual(order, ['health 200', 'tool call 401', 'tool call 401', 'tool call 401', 'tool call 401']);
+  });
+
+  it('waits exactly the targets the router serves as POST /mcp', async () => {
+    const { port } = new URL(service.baseUrl);
+    const answeredByMcp = (target: string) => new Promise<boolean>((resolve, reject) => {
+      const s = connect(Number(port), '127.0.0.1', () => s.write(`POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`));
+      let got = '';
+      s.on('data', (chunk: Buffer) => (got += chunk.toString()));
+      s.once('error', reject);
+      // /mcp refuses a message without a token with its own challenge, naming its resource metadata.
+      s.once('close', () => resolve(got.startsWith('HTTP/1.1 401') && got.includes('oauth-protected-resource/mcp')));
+    });
+    for (const target of [...MCP_TARGETS, ...OTHER_POST_TARGETS]) {
+      assert.equal(await answeredByMcp(target), isMcpPost({ method: 'POST', url: target }), target);
+    }
   });
 });
 
