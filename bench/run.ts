@@ -11,7 +11,7 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
   const log = options.quiet ? () => {} : (line: string) => process.stderr.write(line + '\n');
   const env: BenchEnv = {
     options,
-    compare: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, log, profileDir: options.profileDir, allocProfileDir: options.allocProfileDir },
+    compare: { rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, warmupRequests: options.warmupRequests, warmupMaxS: options.warmupMaxS, log, profileDir: options.profileDir, allocProfileDir: options.allocProfileDir },
     log,
   };
   const startedAt = new Date().toISOString();
@@ -26,7 +26,7 @@ export async function runBench(argv: string[]): Promise<{ results: Results; file
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     machine: m,
     redis,
-    settings: { quick: options.quick, only: options.only, rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, anchorsOnly: options.anchorsOnly },
+    settings: { quick: options.quick, only: options.only, rounds: options.rounds, durationS: options.durationS, warmupS: options.warmupS, warmupRequests: options.warmupRequests, warmupMaxS: options.warmupMaxS, anchorsOnly: options.anchorsOnly },
     workloads: done,
   });
   await warmCompileCache();

@@ -8,8 +8,12 @@ export type BenchOptions = {
   rounds: number;
   /** Seconds of load per round. */
   durationS: number;
-  /** Seconds of unmeasured load per contender before the first round (JIT, caches, connections). */
+  /** Seconds of unmeasured load per contender at least before the first round (JIT, caches, connections). */
   warmupS: number;
+  /** Requests each contender serves unmeasured at least, unless warmupMaxS comes first (lib/compare.ts warm). */
+  warmupRequests: number;
+  /** The most seconds a warm-up may take to serve warmupRequests. */
+  warmupMaxS: number;
   /** Only the anchors (no service contender): the smoke test and a machine ceiling check. */
   anchorsOnly: boolean;
   /** Where latest.md / latest.json go. */
@@ -28,13 +32,16 @@ export type BenchOptions = {
   maxDocuments: number;
 };
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--anchors-only] [--max-meetings N] [--max-documents N] [--profile] [--alloc-profile] [--quiet] [--out DIR] [--data DIR]
+export const USAGE = `Usage: npm run bench -- [--quick] [--only W1,W4] [--rounds N] [--duration S] [--warmup S] [--warmup-requests N] [--warmup-max S] [--anchors-only] [--max-meetings N] [--max-documents N] [--profile] [--alloc-profile] [--quiet] [--out DIR] [--data DIR]
 
   --quick          a sanity run in under 3 minutes: short rounds, small datasets
   --only W1,W4     run only these workloads
   --rounds N       measured rounds per contender (default 5; quick 2)
   --duration S     seconds of load per round (default 10; quick 1)
-  --warmup S       seconds of unmeasured load before the rounds (default 3; quick 0.5)
+  --warmup S       seconds of unmeasured load before the rounds, at least (default 3; quick 0.5)
+  --warmup-requests N  and then 2 s more at a time until the contender has served N requests
+                   (default 30000; quick, and with --warmup 0: 0)
+  --warmup-max S   but no longer than S seconds in all (default 30)
   --anchors-only   skip the service contenders (the harness smoke test uses this)
   --out DIR        where latest.md and latest.json are written (default bench/results)
   --data DIR       dataset cache (default data/bench)
@@ -55,6 +62,8 @@ export function parseArgs(argv: string[]): BenchOptions {
     rounds: quick ? 2 : 5,
     durationS: quick ? 1 : 10,
     warmupS: quick ? 0.5 : 3,
+    warmupRequests: Number.NaN,
+    warmupMaxS: Number.NaN,
     anchorsOnly: false,
     outDir: 'bench/results',
     dataDir: 'data/bench',
@@ -96,6 +105,12 @@ export function parseArgs(argv: string[]): BenchOptions {
       case '--warmup':
         options.warmupS = positive('--warmup', value(), true);
         break;
+      case '--warmup-requests':
+        options.warmupRequests = Math.round(positive('--warmup-requests', value(), true));
+        break;
+      case '--warmup-max':
+        options.warmupMaxS = positive('--warmup-max', value(), true);
+        break;
       case '--anchors-only':
         options.anchorsOnly = true;
         break;
@@ -127,5 +142,13 @@ export function parseArgs(argv: string[]): BenchOptions {
         throw new UsageError(`unknown option ${arg}`);
     }
   }
+  // A warm-up counted in requests unless it is a sanity run or none was asked for.
+  if (Number.isNaN(options.warmupRequests)) options.warmupRequests = options.quick || options.warmupS === 0 ? 0 : DEFAULT_WARMUP_REQUESTS;
+  if (Number.isNaN(options.warmupMaxS)) options.warmupMaxS = Math.max(DEFAULT_WARMUP_MAX_S, options.warmupS);
+  if (options.warmupMaxS < options.warmupS) throw new UsageError(`--warmup-max ${options.warmupMaxS} is shorter than --warmup ${options.warmupS}`);
   return options;
 }
+
+/** Where W1's contenders, from a fresh process, stopped getting faster: ~20,000–30,000 requests (lib/compare.ts). */
+const DEFAULT_WARMUP_REQUESTS = 30_000;
+const DEFAULT_WARMUP_MAX_S = 30;

@@ -2,6 +2,13 @@
 // probe and an unmeasured warm-up each, the measured rounds alternate the contenders (A B C, then
 // B C A, …) so drift on a shared machine falls on all of them alike. Each round resets the
 // server's peak-RSS mark and reads it back afterwards.
+//
+// The warm-up is counted in requests, not only in seconds (warm). From a fresh process under W1's
+// load, in 2 s slices on a machine running at a quarter of its idle speed, anchor (c) rose from 966
+// to ~3,600 req/s, (b) from 696 to ~2,100 and the service from 1,235 to ~1,850, each leveling off
+// after ~20,000–30,000 requests: 8–20 s there, 4–8 s on an idle machine. After a fixed 3 s the
+// anchors' first rounds were measured cold, the more so the slower the machine, and the service's
+// ratios to them came out higher than they are.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +43,7 @@ export type ContenderResult = {
   label: string;
   role: 'subject' | 'anchor';
   startMs?: number;
+  warmup?: Warmup;
   rounds: Round[];
   summary?: Record<Metric, Spread>;
   /** Set when the contender could not be measured. */
@@ -52,7 +60,22 @@ export type CaseResult = {
   peakResetPerRound: boolean;
 };
 
-export type CompareOptions = { rounds: number; durationS: number; warmupS: number; log: (line: string) => void; profileDir?: string | undefined; allocProfileDir?: string | undefined };
+export type CompareOptions = {
+  rounds: number;
+  durationS: number;
+  /** Seconds of unmeasured load each contender gets at least before the rounds. */
+  warmupS: number;
+  /** How many requests the warm-up serves at least, unless warmupMaxS comes first (warm); default 0: a fixed warm-up. */
+  warmupRequests?: number | undefined;
+  /** The most seconds a warm-up may take to serve warmupRequests; default warmupS. */
+  warmupMaxS?: number | undefined;
+  log: (line: string) => void;
+  profileDir?: string | undefined;
+  allocProfileDir?: string | undefined;
+};
+
+/** How a contender's warm-up went: its length, what it served, and the throughput of each of its loads (the first one warmupS long, then slices). */
+export type Warmup = { seconds: number; requests: number; rps: number[] };
 
 const ALLOC_PROBE = fileURLToPath(new URL('./alloc-probe.mjs', import.meta.url));
 
@@ -68,6 +91,19 @@ function profiledProcess(base: ProcessSpec, name: string, options: CompareOption
   }
   return spec;
 }
+
+/**
+ * Every contender runs without V8's memory reducer, which shrinks an idle process's heap. Taking
+ * turns, each contender idles while the others are measured (W1: five rounds of 5 s), and a
+ * server under steady load never does. The anchors answer with little heap and much garbage: (c),
+ * kept busy, served ~3,600–4,000 req/s at ~370 MB; measured in 5 s rounds after 25 s idle it served
+ * 1,260–2,120 at ~130 MB, its heap shrunk, and 3,550–4,080 with the reducer off. The service, whose
+ * young generation `npm start` already bounds, served the same either way (1,460–1,950 after idle
+ * against ~1,800 kept busy, ~202 MB). A flag for every contender alike, so none is measured as it
+ * would never run under load.
+ */
+export const STEADY_NODE_FLAGS = ['--no-memory-reducer'];
+const steady = (spec: ProcessSpec): ProcessSpec => ({ ...spec, args: [...STEADY_NODE_FLAGS, ...spec.args] });
 
 const METRICS: Metric[] = ['rps', 'p50', 'p95', 'p99', 'peakRssMb'];
 
@@ -105,6 +141,46 @@ async function measure(live: Live, durationS: number, connections: number): Prom
   return { load: value, peakRssMb: Math.max(maxRssMb, Number.isFinite(peakMb) ? peakMb : 0), reset };
 }
 
+/** After its first load the warm-up goes on in slices of this length. */
+export const WARMUP_SLICE_S = 2;
+
+/** The most load runs a contender's warm-up makes under these options (each run may cut off a request per connection). */
+export function warmupLoads(options: Pick<CompareOptions, 'warmupS' | 'warmupMaxS' | 'warmupRequests'>): number {
+  if (options.warmupS <= 0) return 0;
+  if (!options.warmupRequests) return 1;
+  return 1 + Math.max(0, Math.floor(((options.warmupMaxS ?? options.warmupS) - options.warmupS) / WARMUP_SLICE_S + 1e-9));
+}
+
+/**
+ * Unmeasured load: warmupS first, then slices until the contender has served warmupRequests in
+ * all, or warmupMaxS have passed. A count of requests, not a time, because warming is counted in
+ * requests: from a fresh process under W1's load each contender's throughput stopped rising after
+ * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds (the header
+ * above). Only answers that succeeded count. A contender that answered nothing (a query slower than the load, a failure) is not kept
+ * waiting: its rounds will say so.
+ */
+export async function warm(
+  loadFor: (seconds: number) => Promise<{ requests: number; rps: number }>,
+  { warmupS, warmupMaxS, warmupRequests }: { warmupS: number; warmupMaxS: number; warmupRequests: number },
+): Promise<Warmup> {
+  const rps: number[] = [];
+  let seconds = 0;
+  let requests = 0;
+  const step = async (s: number): Promise<boolean> => {
+    const r = await loadFor(s).catch(() => undefined);
+    seconds += s;
+    if (r === undefined) return false;
+    rps.push(r.rps);
+    requests += r.requests;
+    return r.requests > 0;
+  };
+  if (warmupS <= 0 || !(await step(warmupS))) return { seconds, requests, rps };
+  while (requests < warmupRequests && seconds + WARMUP_SLICE_S <= warmupMaxS + 1e-9) {
+    if (!(await step(WARMUP_SLICE_S))) break;
+  }
+  return { seconds, requests, rps };
+}
+
 export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<CaseResult> {
   const results: ContenderResult[] = spec.contenders.map((c) => ({ name: c.name, label: c.label, role: c.role, rounds: [] }));
   const lives: Live[] = [];
@@ -114,7 +190,7 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
       const result = results[i] as ContenderResult;
       try {
         const processSpec = contender.role === 'subject' ? profiledProcess(contender.process, `${spec.id}-${contender.name}`, options) : contender.process;
-        const running = await startProcess(processSpec);
+        const running = await startProcess(steady(processSpec));
         lives.push({ contender, running, load: { method: 'GET', headers: {}, path: '/' }, result });
         result.startMs = running.startMs;
         const load = await contender.load(running);
@@ -131,8 +207,14 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
         await contender.cleanup?.().catch(() => undefined);
       }
     }
-    if (options.warmupS > 0) {
-      for (const live of lives) await measure(live, options.warmupS, spec.connections).catch(() => undefined);
+    for (const live of lives) {
+      const settings = { warmupS: options.warmupS, warmupMaxS: Math.max(options.warmupS, options.warmupMaxS ?? options.warmupS), warmupRequests: options.warmupRequests ?? 0 };
+      const w = await warm(async (s) => {
+        const { load } = await measure(live, s, spec.connections);
+        return { rps: load.rps, requests: load.requests - load.non2xx };
+      }, settings);
+      live.result.warmup = w;
+      if (w.rps.length > 1) options.log(`  ${spec.id} ${live.contender.label}: warmed ${w.seconds} s, ${w.requests} requests (${w.rps.map((r) => r.toFixed(0)).join(' ')} req/s)`);
     }
     for (let round = 0; round < options.rounds; round++) {
       for (let k = 0; k < lives.length; k++) {

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BenchOptions } from './args.ts';
-import type { CaseResult } from './compare.ts';
+import { WARMUP_SLICE_S, type CaseResult } from './compare.ts';
 import { ROOT } from './proc.ts';
 import type { Spread } from './stats.ts';
 import type { StartResult, WorkloadResult } from '../workloads/types.ts';
@@ -34,9 +34,15 @@ export type Results = {
   machine: Machine;
   /** Where the service keeps its rate-limit counters on each database (bench/lib/service.ts useRedisIfReachable). */
   redis: string;
-  settings: Pick<BenchOptions, 'quick' | 'only' | 'rounds' | 'durationS' | 'warmupS' | 'anchorsOnly'>;
+  settings: Pick<BenchOptions, 'quick' | 'only' | 'rounds' | 'durationS' | 'warmupS' | 'warmupRequests' | 'warmupMaxS' | 'anchorsOnly'>;
   workloads: WorkloadResult[];
 };
+
+/** The warm-up as the settings asked for it: a fixed time, or a count of requests (lib/compare.ts warm). */
+function warmupText(s: Results['settings']): string {
+  if (!(s.warmupRequests > 0)) return `${s.warmupS} s warm-up`;
+  return `a warm-up of ${s.warmupS} s and then ${WARMUP_SLICE_S} s more at a time until ${s.warmupRequests.toLocaleString('en-US')} requests were served, ${s.warmupMaxS} s at most (each contender's in its table)`;
+}
 
 const n = (v: number, digits: number) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 const cell = (s: Spread | undefined, digits: number) => (s ? `${n(s.median, digits)} (${n(s.min, digits)}–${n(s.max, digits)})` : '—');
@@ -45,16 +51,16 @@ function caseTable(c: CaseResult): string[] {
   const lines = [
     `**${c.id}** — ${c.title}, ${c.connections} connections`,
     '',
-    '| contender | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| contender | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | warm-up s / requests |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of c.contenders) {
     const s = r.summary;
     if (!s) {
-      lines.push(`| ${r.label} | not measured: ${(r.error ?? 'no rounds').replaceAll('|', '/').replaceAll('\n', ' ').slice(0, 200)} | | | | |`);
+      lines.push(`| ${r.label} | not measured: ${(r.error ?? 'no rounds').replaceAll('|', '/').replaceAll('\n', ' ').slice(0, 200)} | | | | | |`);
       continue;
     }
-    lines.push(`| ${r.label} | ${cell(s.rps, 0)} | ${cell(s.p50, 2)} | ${cell(s.p95, 2)} | ${cell(s.p99, 2)} | ${cell(s.peakRssMb, 0)} |`);
+    lines.push(`| ${r.label} | ${cell(s.rps, 0)} | ${cell(s.p50, 2)} | ${cell(s.p95, 2)} | ${cell(s.p99, 2)} | ${cell(s.peakRssMb, 0)} | ${r.warmup ? `${n(r.warmup.seconds, 1)} / ${r.warmup.requests}` : '—'} |`);
   }
   if (c.ratios.length) {
     lines.push('', 'Ratios (per round, same run): ' + c.ratios.map((r) => `${r.label} **${cell(r.value, 2)}**`).join(' · '));
@@ -81,7 +87,7 @@ export function markdown(results: Results): string {
     '',
     `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB, ${m.os}, Node ${m.node}, load average at start ${m.loadAverage.join(' ')}.`,
     `Rate limits: ${results.redis}.`,
-    `Settings: ${s.quick ? 'quick sanity run, ' : ''}${s.rounds} rounds × ${s.durationS} s per contender after ${s.warmupS} s warm-up; contenders alternate each round; figures are median (min–max) over rounds; ratios are per-round ratios of contenders measured in the same run.`,
+    `Settings: ${s.quick ? 'quick sanity run, ' : ''}${s.rounds} rounds × ${s.durationS} s per contender after ${warmupText(s)}; contenders alternate each round; figures are median (min–max) over rounds; ratios are per-round ratios of contenders measured in the same run.`,
     '',
     '## Goals',
     '',

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult, Contender, Load } from '../lib/compare.ts';
-import { runCase } from '../lib/compare.ts';
+import { runCase, warmupLoads } from '../lib/compare.ts';
 import { ensureDataset, scratchCopy, postgresReachable, type Dataset, type Dialect } from '../lib/datasets.ts';
 import type { Running } from '../lib/proc.ts';
 import { serviceProcess } from '../lib/service.ts';
@@ -13,7 +13,7 @@ import { issueTokens, scratchDir } from './contenders.ts';
 import { pending, ratioShown, type BenchEnv, type Goal, type Workload, type WorkloadResult } from './types.ts';
 
 const CONNECTIONS = 32;
-/** Live tokens: each run loses the ones in flight when it stops (up to one per connection). */
+/** Live tokens: each run (a round or a load of the warm-up) loses the ones in flight when it stops (up to one per connection). */
 let TOKENS = CONNECTIONS * 8;
 const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
 
@@ -80,7 +80,7 @@ export const w4: Workload = {
       'anchors: oidc-provider 9 with a node:sqlite adapter (bench/anchors/oidc-sqlite-adapter.ts: same database kind and pragmas as the service; the goal is measured against this one) and with an unbounded in-memory adapter (its own is a 1,000-entry LRU that evicts live grants under load); no PostgreSQL adapter',
       `${CONNECTIONS} connections; every request sends a live refresh token and the rotated one goes back into play`,
     ];
-    TOKENS = CONNECTIONS * (env.compare.rounds + 4);
+    TOKENS = CONNECTIONS * (env.compare.rounds + warmupLoads(env.compare) + 3);
     const lacking = env.options.anchorsOnly ? ['--anchors-only'] : [];
     const contenders: Contender[] = [];
     if (lacking.length === 0) {

@@ -10,7 +10,7 @@ import { parseArgs, UsageError } from '../../bench/lib/args.ts';
 import { median, pairedRatio, percentile, spread } from '../../bench/lib/stats.ts';
 import { runBench } from '../../bench/run.ts';
 import type { Results } from '../../bench/lib/report.ts';
-import { runCase, type CaseResult } from '../../bench/lib/compare.ts';
+import { runCase, warm, warmupLoads, STEADY_NODE_FLAGS, WARMUP_SLICE_S, type CaseResult } from '../../bench/lib/compare.ts';
 import { summarizeAllocations, type HeapProfile } from '../../bench/profile-summary.ts';
 import { ratioShown } from '../../bench/workloads/types.ts';
 import { verdict } from '../../bench/workloads/w2-transcript.ts';
@@ -94,7 +94,8 @@ describe('bench harness on the W1 anchors', () => {
     assert.match(markdown, /^# Benchmark results/m);
     assert.match(markdown, /\| workload \| goal \| met \| measured \|/);
     assert.match(markdown, /\*\*W1-2026-07-28\*\*/);
-    assert.match(markdown, /\| \(a\) bare node:http \| \d+ \(\d+–\d+\) \|/);
+    assert.match(markdown, /\| \(a\) bare node:http \| \d+ \(\d+–\d+\) \|.* \| 0\.0 \/ 0 \|$/m, 'the warm-up asked for (--warmup 0) is in the table');
+    assert.match(markdown, /after 0 s warm-up;/);
     assert.match(markdown, /## W2 .* — not run/);
     assert.match(markdown, /npm run bench -- --quick/);
   });
@@ -133,12 +134,98 @@ describe('bench --alloc-profile', () => {
   });
 });
 
+describe('bench contenders', () => {
+  it('should run every contender without V8\'s memory reducer, anchors and subjects alike', async () => {
+    // A server that answers with the V8 flags it was started with.
+    const code = "require('node:http').createServer((q, s) => s.end(JSON.stringify(process.execArgv))).listen(Number(process.env.PORT), '127.0.0.1')";
+    const seen: string[][] = [];
+    const contender = (name: string, role: 'subject' | 'anchor') => ({
+      name,
+      label: name,
+      role,
+      process: { args: ['-e', code], readyPath: '/' },
+      load: async () => ({ method: 'GET' as const, path: '/', headers: {} }),
+      probe: async (running: { url: string }) => {
+        seen.push((await (await fetch(running.url)).json()) as string[]);
+      },
+    });
+    const result = await runCase({ id: 'F1', title: 'flags', connections: 1, contenders: [contender('s', 'subject'), contender('a', 'anchor')] }, { rounds: 1, durationS: 0.2, warmupS: 0, log: () => {} });
+    assert.deepEqual(result.contenders.map((c) => c.error), [undefined, undefined]);
+    assert.equal(seen.length, 2);
+    for (const flags of seen) for (const flag of STEADY_NODE_FLAGS) assert.ok(flags.includes(flag), `${flag} in ${flags.join(' ')}`);
+    assert.deepEqual(STEADY_NODE_FLAGS, ['--no-memory-reducer']);
+  });
+});
+
+describe('bench warm-up', () => {
+  /** A contender answering `rate` requests a second (the last one from then on; an Error: the load fails), and the lengths asked for. */
+  const contender = (rates: (number | Error)[]) => {
+    const asked: number[] = [];
+    const loadFor = async (seconds: number) => {
+      const r = rates[Math.min(asked.length, rates.length - 1)] as number | Error;
+      asked.push(seconds);
+      if (r instanceof Error) throw r;
+      return { rps: r, requests: Math.round(r * seconds) };
+    };
+    return { loadFor, asked };
+  };
+  const settings = (warmupS: number, warmupRequests: number, warmupMaxS: number) => ({ warmupS, warmupRequests, warmupMaxS });
+
+  it('should serve the requests asked for in slices after the first load, and stop once it has', async () => {
+    // 3 s × 1,000, then 2 s slices: 3,000 → 7,000 → 13,000 → 21,000 (≥ 20,000).
+    const c = contender([1000, 2000, 3000, 4000, 9999]);
+    const w = await warm(c.loadFor, settings(3, 20_000, 30));
+    assert.deepEqual(c.asked, [3, WARMUP_SLICE_S, WARMUP_SLICE_S, WARMUP_SLICE_S]);
+    assert.deepEqual(w, { seconds: 9, requests: 21_000, rps: [1000, 2000, 3000, 4000] });
+  });
+
+  it('should take no slice when the first load served enough', async () => {
+    const c = contender([20_000, 1]);
+    assert.deepEqual(await warm(c.loadFor, settings(3, 30_000, 30)), { seconds: 3, requests: 60_000, rps: [20_000] });
+  });
+
+  it('should stop at warmupMaxS, short of the requests, and not warm beyond it', async () => {
+    const c = contender([100]);
+    const w = await warm(c.loadFor, settings(3, 30_000, 10));
+    assert.deepEqual(c.asked, [3, 2, 2, 2]);
+    assert.deepEqual([w.seconds, w.requests], [9, 900]);
+    // W4 issues a refresh token per connection for each load a warm-up may make, at most.
+    assert.equal(warmupLoads(settings(3, 30_000, 10)), c.asked.length);
+    assert.deepEqual([warmupLoads(settings(3, 30_000, 30)), warmupLoads(settings(3, 0, 30)), warmupLoads(settings(0, 30_000, 30))], [14, 1, 0]);
+  });
+
+  it('should not keep a contender that answered nothing, or failed, waiting', async () => {
+    assert.deepEqual(await warm(contender([0, 500]).loadFor, settings(3, 30_000, 30)), { seconds: 3, requests: 0, rps: [0] });
+    assert.deepEqual(await warm(contender([new Error('refused')]).loadFor, settings(3, 30_000, 30)), { seconds: 3, requests: 0, rps: [] });
+    assert.deepEqual(await warm(contender([1000, new Error('cut off')]).loadFor, settings(3, 30_000, 30)), { seconds: 5, requests: 3000, rps: [1000] });
+    const none = contender([1000]);
+    assert.deepEqual(await warm(none.loadFor, settings(0, 30_000, 30)), { seconds: 0, requests: 0, rps: [] });
+    assert.deepEqual(none.asked, []);
+  });
+
+  it('should keep a fixed warm-up when no requests are asked for', async () => {
+    const c = contender([100, 200, 300]);
+    assert.deepEqual(await warm(c.loadFor, settings(3, 0, 30)), { seconds: 3, requests: 300, rps: [100] });
+  });
+});
+
 describe('bench arguments and statistics', () => {
   it('should take the quick defaults and the workload selection', () => {
     const o = parseArgs(['--quick', '--only', 'w1,W4']);
     assert.deepEqual([o.quick, o.only, o.rounds, o.durationS], [true, ['W1', 'W4'], 2, 1]);
     const limits = parseArgs(['--max-meetings', '100000', '--max-documents=10000']);
     assert.deepEqual([limits.maxMeetings, limits.maxDocuments, o.maxDocuments], [100_000, 10_000, Infinity]);
+  });
+
+  it('should warm for 30,000 requests in 30 s at most by default, and for a fixed time in a quick run or with --warmup 0', () => {
+    assert.deepEqual(
+      [[], ['--quick'], ['--warmup', '0'], ['--warmup', '40'], ['--warmup', '1', '--warmup-max', '8', '--warmup-requests', '5000']].map((a) => {
+        const o = parseArgs(a);
+        return [o.warmupS, o.warmupRequests, o.warmupMaxS];
+      }),
+      [[3, 30_000, 30], [0.5, 0, 30], [0, 0, 30], [40, 30_000, 40], [1, 5000, 8]],
+    );
+    assert.throws(() => parseArgs(['--warmup', '5', '--warmup-max', '3']), /--warmup-max 3 is shorter than --warmup 5/);
   });
 
   it('should refuse an unknown option or workload with a usage error', () => {
