@@ -144,11 +144,20 @@ async function measure(live: Live, durationS: number, connections: number): Prom
 /** After its first load the warm-up goes on in slices of this length. */
 export const WARMUP_SLICE_S = 2;
 
+type WarmupSettings = { warmupS: number; warmupMaxS: number; warmupRequests: number };
+
+/** The warm-up the options ask for: no cap below its first load, and a fixed time when no count is given. */
+const warmupOf = (options: Pick<CompareOptions, 'warmupS' | 'warmupMaxS' | 'warmupRequests'>): WarmupSettings => ({
+  warmupS: options.warmupS,
+  warmupMaxS: Math.max(options.warmupS, options.warmupMaxS ?? options.warmupS),
+  warmupRequests: options.warmupRequests ?? 0,
+});
+
 /** The most load runs a contender's warm-up makes under these options (each run may cut off a request per connection). */
 export function warmupLoads(options: Pick<CompareOptions, 'warmupS' | 'warmupMaxS' | 'warmupRequests'>): number {
-  if (options.warmupS <= 0) return 0;
-  if (!options.warmupRequests) return 1;
-  return 1 + Math.max(0, Math.floor(((options.warmupMaxS ?? options.warmupS) - options.warmupS) / WARMUP_SLICE_S + 1e-9));
+  const { warmupS, warmupMaxS, warmupRequests } = warmupOf(options);
+  if (warmupS <= 0) return 0;
+  return warmupRequests > 0 ? 1 + Math.floor((warmupMaxS - warmupS) / WARMUP_SLICE_S + 1e-9) : 1;
 }
 
 /**
@@ -156,13 +165,10 @@ export function warmupLoads(options: Pick<CompareOptions, 'warmupS' | 'warmupMax
  * all, or warmupMaxS have passed. A count of requests, not a time, because warming is counted in
  * requests: from a fresh process under W1's load each contender's throughput stopped rising after
  * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds (the header
- * above). Only answers that succeeded count. A contender that answered nothing (a query slower than the load, a failure) is not kept
- * waiting: its rounds will say so.
+ * above). `requests` are the answers that succeeded. A contender that answered nothing (a query
+ * slower than the load, a failure) is not kept waiting: its rounds will say so.
  */
-export async function warm(
-  loadFor: (seconds: number) => Promise<{ requests: number; rps: number }>,
-  { warmupS, warmupMaxS, warmupRequests }: { warmupS: number; warmupMaxS: number; warmupRequests: number },
-): Promise<Warmup> {
+export async function warm(loadFor: (seconds: number) => Promise<{ requests: number; rps: number }>, { warmupS, warmupMaxS, warmupRequests }: WarmupSettings): Promise<Warmup> {
   const rps: number[] = [];
   let seconds = 0;
   let requests = 0;
@@ -208,11 +214,10 @@ export async function runCase(spec: CaseSpec, options: CompareOptions): Promise<
       }
     }
     for (const live of lives) {
-      const settings = { warmupS: options.warmupS, warmupMaxS: Math.max(options.warmupS, options.warmupMaxS ?? options.warmupS), warmupRequests: options.warmupRequests ?? 0 };
       const w = await warm(async (s) => {
         const { load } = await measure(live, s, spec.connections);
         return { rps: load.rps, requests: load.requests - load.non2xx };
-      }, settings);
+      }, warmupOf(options));
       live.result.warmup = w;
       if (w.rps.length > 1) options.log(`  ${spec.id} ${live.contender.label}: warmed ${w.seconds} s, ${w.requests} requests (${w.rps.map((r) => r.toFixed(0)).join(' ')} req/s)`);
     }

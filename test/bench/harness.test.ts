@@ -135,16 +135,34 @@ describe('bench --alloc-profile', () => {
 });
 
 describe('bench contenders', () => {
+  /** A contender running a one-line node:http server. */
+  const inline = (name: string, role: 'subject' | 'anchor', code: string) => ({
+    name,
+    label: name,
+    role,
+    process: { args: ['-e', code], readyPath: '/' },
+    load: async () => ({ method: 'GET' as const, path: '/', headers: {} }),
+  });
+
+  it('should warm a contender only on the answers that succeeded', async () => {
+    // Ready on its first request, then every answer a 500: the warm-up has served nothing after its first load.
+    const failing = "let n = 0; require('node:http').createServer((q, s) => { s.statusCode = n++ ? 500 : 200; s.end('x'); }).listen(Number(process.env.PORT), '127.0.0.1')";
+    const result = await runCase(
+      { id: 'F2', title: 'failing', connections: 2, contenders: [{ ...inline('f', 'anchor', failing), probe: async () => {} }] },
+      { rounds: 1, durationS: 0.2, warmupS: 0.3, warmupRequests: 1_000_000, warmupMaxS: 5, log: () => {} },
+    );
+    const w = result.contenders[0]?.warmup;
+    assert.ok(w && w.rps.length === 1 && w.rps[0]! > 0, `one load, answered: ${JSON.stringify(w)}`);
+    assert.deepEqual([w.seconds, w.requests], [0.3, 0]);
+    assert.match(result.contenders[0]?.error ?? '', /requests failed \(statuses \{"500"/);
+  });
+
   it('should run every contender without V8\'s memory reducer, anchors and subjects alike', async () => {
     // A server that answers with the V8 flags it was started with.
     const code = "require('node:http').createServer((q, s) => s.end(JSON.stringify(process.execArgv))).listen(Number(process.env.PORT), '127.0.0.1')";
     const seen: string[][] = [];
     const contender = (name: string, role: 'subject' | 'anchor') => ({
-      name,
-      label: name,
-      role,
-      process: { args: ['-e', code], readyPath: '/' },
-      load: async () => ({ method: 'GET' as const, path: '/', headers: {} }),
+      ...inline(name, role, code),
       probe: async (running: { url: string }) => {
         seen.push((await (await fetch(running.url)).json()) as string[]);
       },
