@@ -3,12 +3,11 @@
 // B C A, …) so drift on a shared machine falls on all of them alike. Each round resets the
 // server's peak-RSS mark and reads it back afterwards.
 //
-// The warm-up is counted in requests, not only in seconds (warm). From a fresh process under W1's
-// load, in 2 s slices on a machine running at a quarter of its idle speed, anchor (c) rose from 966
-// to ~3,600 req/s, (b) from 696 to ~2,100 and the service from 1,235 to ~1,850, each leveling off
-// after ~20,000–30,000 requests: 8–20 s there, 4–8 s on an idle machine. After a fixed 3 s the
-// anchors' first rounds were measured cold, the more so the slower the machine, and the service's
-// ratios to them came out higher than they are.
+// The warm-up is counted in requests, not only in seconds (warm), and no contender's heap shrinks
+// while it waits for its turn (STEADY_NODE_FLAGS): with a fixed 3 s warm-up and idle-time heap
+// shrinking the SDK anchors were measured cold and shrunk, the more so the slower the machine,
+// and the service's ratios to them came out higher than they are (the measurements:
+// bench/FINDINGS.md, "The harness: warm-up and idle turns").
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,12 +94,8 @@ function profiledProcess(base: ProcessSpec, name: string, options: CompareOption
 /**
  * Every contender runs without V8's memory reducer, which shrinks an idle process's heap. Taking
  * turns, each contender idles while the others are measured (W1: five rounds of 5 s), and a
- * server under steady load never does. The anchors answer with little heap and much garbage: (c),
- * kept busy, served ~3,600–4,000 req/s at ~370 MB; measured in 5 s rounds after 25 s idle it served
- * 1,260–2,120 at ~130 MB, its heap shrunk, and 3,550–4,080 with the reducer off. The service, whose
- * young generation `npm start` already bounds, served the same either way (1,460–1,950 after idle
- * against ~1,800 kept busy, ~202 MB). A flag for every contender alike, so none is measured as it
- * would never run under load.
+ * server under steady load never does; the SDK anchors lost about half their throughput to it.
+ * A flag for every contender alike, so none is measured as it would never run under load.
  */
 export const STEADY_NODE_FLAGS = ['--no-memory-reducer'];
 const steady = (spec: ProcessSpec): ProcessSpec => ({ ...spec, args: [...STEADY_NODE_FLAGS, ...spec.args] });
@@ -164,8 +159,7 @@ export function warmupLoads(options: Pick<CompareOptions, 'warmupS' | 'warmupMax
  * Unmeasured load: warmupS first, then slices until the contender has served warmupRequests in
  * all, or warmupMaxS have passed. A count of requests, not a time, because warming is counted in
  * requests: from a fresh process under W1's load each contender's throughput stopped rising after
- * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds (the header
- * above). `requests` are the answers that succeeded. A contender that answered nothing (a query
+ * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds. `requests` are the answers that succeeded. A contender that answered nothing (a query
  * slower than the load, a failure) is not kept waiting: its rounds will say so.
  */
 export async function warm(loadFor: (seconds: number) => Promise<{ requests: number; rps: number }>, { warmupS, warmupMaxS, warmupRequests }: WarmupSettings): Promise<Warmup> {
