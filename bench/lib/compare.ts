@@ -159,8 +159,9 @@ export function warmupLoads(options: Pick<CompareOptions, 'warmupS' | 'warmupMax
  * Unmeasured load: warmupS first, then slices until the contender has served warmupRequests in
  * all, or warmupMaxS have passed. A count of requests, not a time, because warming is counted in
  * requests: from a fresh process under W1's load each contender's throughput stopped rising after
- * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds. `requests` are the answers that succeeded. A contender that answered nothing (a query
- * slower than the load, a failure) is not kept waiting: its rounds will say so.
+ * ~20,000–30,000 requests, whatever the machine's speed made of that in seconds. `requests` are
+ * the answers that succeeded. A contender that answered nothing (a query slower than the load, a
+ * failure) is not kept waiting: its rounds will say so.
  */
 export async function warm(loadFor: (seconds: number) => Promise<{ requests: number; rps: number }>, { warmupS, warmupMaxS, warmupRequests }: WarmupSettings): Promise<Warmup> {
   const rps: number[] = [];
