@@ -1,8 +1,10 @@
 // Storage adapters for oidc-provider (its documented adapter interface) for the W4 anchor: node:sqlite
-// (the service's database kind and pragmas: WAL, synchronous NORMAL, the same checkpoint interval;
-// one table, payloads as JSON text, expiry checked on read) and an unbounded in-memory map.
+// (the service's database kind, pragmas and checkpoints: src/store/sqlite.ts's applyPragmas and
+// the same worker thread; one table, payloads as JSON text, expiry checked on read) and an
+// unbounded in-memory map.
 import { DatabaseSync } from 'node:sqlite';
-import { WAL_AUTOCHECKPOINT_PAGES } from '../../src/store/sqlite.ts';
+import { applyPragmas } from '../../src/store/sqlite.ts';
+import { startCheckpointer } from '../../src/store/sqlite-checkpointer.ts';
 
 type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number; ref?: string };
 
@@ -10,13 +12,12 @@ let db: DatabaseSync | undefined;
 
 export function openAdapterDatabase(path: string): void {
   db = new DatabaseSync(path, { timeout: 5000 });
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  applyPragmas(db);
   db.exec(`create table if not exists oidc_payloads (
     model text not null, id text not null, payload text not null, grant_id text, user_code text, uid text,
     expires_at integer, primary key (model, id))`);
   db.exec('create index if not exists oidc_payloads_grant on oidc_payloads (grant_id)');
+  startCheckpointer(path, db);
 }
 
 const nowS = () => Math.floor(Date.now() / 1000);

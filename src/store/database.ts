@@ -6,6 +6,7 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { createPostgresPool, postgresDialect } from './postgres.ts';
 import { usePlannedOnce } from './plan-cache.ts';
 import { migrations } from './migrations/index.ts';
@@ -76,8 +77,10 @@ export type Store = {
 
 export function openStore(config: DatabaseConfig): Store {
   if (config.kind === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqlite(config.path)) });
-    return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db });
+    const database = openSqlite(config.path);
+    const checkpointer = config.path === ':memory:' ? undefined : startCheckpointer(config.path, database);
+    const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+    return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db, closeCheckpointer: () => checkpointer?.stop() });
   }
   // The instance's connections are shared by two pools: statements planned once (plan-cache.ts) and the rest.
   const plannedOncePoolMax = Math.max(1, Math.floor(config.poolMax / 2));
@@ -95,7 +98,12 @@ export function openStore(config: DatabaseConfig): Store {
 /** How long a migration or the statistics maintenance after a bulk load may take (a VACUUM of millions of rows). */
 const MAINTENANCE_TIMEOUT_MS = 6 * 3600_000;
 
-type Maintenance = { maintenanceDb: () => Kysely<Database>; closeMaintenance?: () => Promise<void> | undefined; closePlannedOnce?: () => Promise<void> };
+type Maintenance = {
+  maintenanceDb: () => Kysely<Database>;
+  closeMaintenance?: () => Promise<void> | undefined;
+  closePlannedOnce?: () => Promise<void>;
+  closeCheckpointer?: () => Promise<void> | undefined;
+};
 
 export class NestedTransactionError extends Error {
   constructor() {
@@ -109,7 +117,7 @@ function guardedTransact(run: <T>(fn: WriteTransaction<T>) => Promise<T>): Store
   return (fn) => (inJob.getStore() ? Promise.reject(new NestedTransactionError()) : run((trx) => inJob.run(true, () => fn(trx))));
 }
 
-function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance, closePlannedOnce }: Maintenance): Store {
+function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabilities, { maintenanceDb, closeMaintenance, closePlannedOnce, closeCheckpointer }: Maintenance): Store {
   let closed: Promise<void> | undefined;
   // After close() a maintenance pool opened here would never be closed.
   const openMaintenance = () => {
@@ -138,7 +146,7 @@ function makeStore(db: Kysely<Database>, dialect: Dialect, capabilities: Capabil
     transact,
     maintenanceDb: openMaintenance,
     close() {
-      closed ??= Promise.all([db.destroy(), closeMaintenance?.(), closePlannedOnce?.()]).then(() => undefined);
+      closed ??= Promise.all([db.destroy(), closeMaintenance?.(), closePlannedOnce?.(), closeCheckpointer?.()]).then(() => undefined);
       return closed;
     },
   };

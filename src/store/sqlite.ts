@@ -73,25 +73,46 @@ class Statement implements SqliteStatement {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * WAL pages before a commit folds the log back into the database file. SQLite's default (1,000
- * pages) makes roughly every hundredth token request pay a checkpoint and its two fsyncs: on a
- * refresh that was ~100 µs of a ~160 µs commit, on average. Hot pages (index roots, the newest
- * token rows) are rewritten many times between checkpoints and copied once, so a larger log
- * copies less. The checkpoint is passive: while a long reader holds an old snapshot the log keeps
- * growing, and after a reset the file is cut back to WAL_SIZE_LIMIT_BYTES.
+ * WAL pages before the serving connection's own commit folds the log back into the database file,
+ * when no worker checkpoints it (sqlite-checkpointer.ts: a store's worker failed to start or died).
+ * SQLite's default (1,000 pages) made roughly every hundredth token request pay a checkpoint and its
+ * two fsyncs. Hot pages (index roots, the newest token rows) are rewritten many times between
+ * checkpoints and copied once, so a larger log copies less.
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
-const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * The same while the worker checkpoints: the log's length under continuous writes (~262 MB of 4 KB
+ * pages). SQLite starts the log over only when a write begins with all of it copied, which a
+ * worker copying beside continuous commits never sees; at the cap the serving connection copies
+ * what the worker has not (with its two fsyncs, on the event loop), and the next write starts the
+ * log over. A quarter of this cap made W4's p99 twice as long (bench/FINDINGS.md).
+ */
+export const WAL_CAP_PAGES = 64_000;
+/**
+ * A log file longer than this is cut back to it when the log starts over (after a long reader held
+ * it open, or at the cap). It is above the cap's log, so a log that has grown to the cap is written
+ * over in place: cutting it back to 64 MB and growing it again cost W4 ~10 % of its throughput.
+ */
+const WAL_SIZE_LIMIT_BYTES = 320 * 1024 * 1024;
 
-/** Opens the file in WAL mode. Durable across process crashes (kill -9); see README "Storage". */
-export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path, { timeout: 5000 });
+/**
+ * The pragmas of every connection that writes the file: WAL, synchronous NORMAL (durable across a
+ * process crash, kill -9: README "Storage"), the in-line checkpoint and the log's size limit. The
+ * W4 anchor's adapter takes them too.
+ */
+export function applyPragmas(db: DatabaseSync): void {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   db.exec('PRAGMA foreign_keys = ON');
+}
+
+/** Opens the file in WAL mode (applyPragmas) with a 5 s busy timeout and a statement cache. */
+export function openSqlite(path: string): DatabaseSync & SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path, { timeout: 5000 });
+  applyPragmas(db);
   const prepareSync = db.prepare.bind(db);
   // Kysely prepares every query anew; the same few hundred SQL texts repeat on every request, so
   // prepared statements are kept (LRU). SQLite re-prepares a cached statement after a schema change.

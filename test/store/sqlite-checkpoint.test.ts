@@ -1,0 +1,79 @@
+// SQLite's log is folded back into the database file by a worker thread (sqlite-checkpointer.ts),
+// not by the commit that fills it; under continuous writes the serving connection still starts
+// the log over at WAL_CAP_PAGES; and a closed store leaves no log behind (the worker's connection
+// is closed too: the last connection to close removes the log).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
+
+const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
+
+/** One commit that writes about `pages` pages: rows of one page's worth of random bytes. */
+const writePages = (store: Store, pages: number) =>
+  sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${pages}) insert into filler (body) select randomblob(3800) from n`.execute(store.db);
+
+describe('SQLite checkpoints off the serving thread', () => {
+  let dir: string;
+  let path: string;
+  let store: Store;
+  let pageSize: number;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    path = join(dir, 'x.db');
+    store = openStore({ kind: 'sqlite', path });
+    await sql`create table filler (id integer primary key, body blob not null)`.execute(store.db);
+    pageSize = (await sql<{ page_size: number }>`pragma page_size`.execute(store.db)).rows[0]!.page_size;
+  });
+  after(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies committed pages into the database file while the serving connection never checkpoints', async () => {
+    // Fewer pages than the in-line checkpoint would ever wait for: only another connection copies them.
+    const pages = Math.floor(WAL_AUTOCHECKPOINT_PAGES / 2);
+    const before = size(path);
+    await writePages(store, pages);
+    assert.ok(size(`${path}-wal`) >= pages * pageSize, 'the commit went to the log');
+    for (let waited = 0; size(path) < before + pages * pageSize && waited < 30_000; waited += 50) await sleep(50);
+    assert.ok(size(path) >= before + pages * pageSize, `the database file holds the commit: ${size(path)} bytes, the log ${size(`${path}-wal`)}`);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.db);
+    assert.equal(rows[0]!.n, pages);
+  });
+
+  it('starts the log over under continuous writes: it never grows far past the cap', async () => {
+    let largest = 0;
+    // Twice the cap, a commit after another with no pause for the worker to catch up.
+    for (let written = 0; written < 2 * WAL_CAP_PAGES; written += 500) {
+      await writePages(store, 500);
+      largest = Math.max(largest, size(`${path}-wal`));
+      await sql`delete from filler where id in (select id from filler order by id limit 500)`.execute(store.db);
+    }
+    const capBytes = WAL_CAP_PAGES * pageSize;
+    assert.ok(largest < 1.25 * capBytes, `the log reached ${(largest / capBytes).toFixed(2)}x the cap`);
+  });
+});
+
+describe('closing a SQLite store', () => {
+  it('closes the worker\'s connection too, so no log is left behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    try {
+      const path = join(dir, 'x.db');
+      const store = openStore({ kind: 'sqlite', path });
+      await sql`create table filler (id integer primary key, body blob not null)`.execute(store.db);
+      await writePages(store, 100);
+      assert.ok(existsSync(`${path}-wal`));
+      await store.close();
+      assert.equal(existsSync(`${path}-wal`), false, 'no log after close');
+      assert.equal(existsSync(`${path}-shm`), false, 'no shared index after close');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
