@@ -2,8 +2,9 @@
 // fills the log, copies the log's pages into the database file and waits for two fsyncs (~35 ms on
 // these machines' disks for 4,000 pages, ~6 ms of it the copy) with the event loop stopped: every
 // request in flight waits. Here a worker thread with its own connection checkpoints every
-// CHECKPOINT_INTERVAL_MS, and the serving connection's own checkpoint moves out to WAL_CAP_PAGES
-// (sqlite.ts says why a cap is still needed).
+// CHECKPOINT_INTERVAL_MS from the first write on, and the serving connection's own checkpoint moves
+// out to WAL_CAP_PAGES (sqlite.ts says why a cap is still needed).
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 import { WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from './sqlite.ts';
@@ -17,42 +18,73 @@ export const CHECKPOINT_INTERVAL_MS = 50;
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 };
 
-export type Checkpointer = { stop(): Promise<void> };
+/**
+ * How often a store that has not written looks at its log. The worker starts once the log holds
+ * anything: a process that only reads (W1's, a read-only CLI command) never pays for it.
+ */
+export const WRITE_POLL_MS = 1000;
+
+export type Checkpointer = {
+  /** Whether the worker runs: from the first write seen (within WRITE_POLL_MS) until stop() or its failure. */
+  readonly running: boolean;
+  stop(): Promise<void>;
+};
 
 /**
- * Starts checkpointing the file that `db` (the serving connection, opened by openSqlite) has open.
- * Should the worker fail to start or die, the serving connection checkpoints in line again every
- * WAL_AUTOCHECKPOINT_PAGES, as without it. stop() resolves once the worker has closed its connection.
+ * Checkpoints the file that `db` (the serving connection) has open, from a worker started once
+ * the log holds anything. Should the worker fail to start or die, the serving connection
+ * checkpoints in line again every WAL_AUTOCHECKPOINT_PAGES, as without it. stop() resolves once the
+ * worker has closed its connection.
  */
 export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer {
-  const worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
-    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
-    execArgv: [],
-    resourceLimits: WORKER_LIMITS,
-  });
-  // A process that closes nothing may still exit: the worker does not hold it open.
-  worker.unref();
+  let worker: Worker | undefined;
+  let exited = Promise.resolve();
   let stopping = false;
   const checkpointEvery = (pages: number) => {
     if (db.isOpen) db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
   };
-  worker.once('online', () => checkpointEvery(WAL_CAP_PAGES));
-  // An error is followed by 'exit'; the in-line checkpoint covers both.
-  worker.on('error', () => {});
-  const exited = new Promise<void>((resolve) =>
-    worker.once('exit', () => {
-      if (!stopping) checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
-      resolve();
-    }),
-  );
+  const start = () => {
+    const started = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
+      workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+      execArgv: [],
+      resourceLimits: WORKER_LIMITS,
+    });
+    // A process that closes nothing may still exit: the worker does not hold it open.
+    started.unref();
+    started.once('online', () => {
+      if (!stopping) checkpointEvery(WAL_CAP_PAGES);
+    });
+    // An error is followed by 'exit'; the in-line checkpoint covers both.
+    started.on('error', () => {});
+    exited = new Promise<void>((resolve) =>
+      started.once('exit', () => {
+        worker = undefined;
+        if (!stopping) checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
+        resolve();
+      }),
+    );
+    worker = started;
+  };
+  const poll = setInterval(() => {
+    if ((statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) === 0) return;
+    clearInterval(poll);
+    start();
+  }, WRITE_POLL_MS);
+  poll.unref();
   return {
+    get running() {
+      return worker !== undefined;
+    },
     stop() {
       if (!stopping) {
         stopping = true;
-        checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
-        // Held open until the worker has closed its connection, so close() resolves first.
-        worker.ref();
-        worker.postMessage('stop');
+        clearInterval(poll);
+        if (worker) {
+          checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
+          // Held open until the worker has closed its connection, so close() resolves first.
+          worker.ref();
+          worker.postMessage('stop');
+        }
       }
       return exited;
     },

@@ -1,16 +1,19 @@
 // SQLite's log is folded back into the database file by a worker thread (sqlite-checkpointer.ts),
-// not by the commit that fills it; under continuous writes the serving connection still starts
-// the log over at WAL_CAP_PAGES; and a closed store leaves no log behind (the worker's connection
-// is closed too: the last connection to close removes the log).
+// not by the commit that fills it; the worker starts only once something is written; under
+// continuous writes the serving connection still starts the log over at WAL_CAP_PAGES; and a closed
+// store leaves no log behind (the worker's connection is closed too: the last connection to close
+// removes the log).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
+import { applyPragmas, WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
+import { startCheckpointer, WRITE_POLL_MS } from '../../src/store/sqlite-checkpointer.ts';
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
@@ -60,6 +63,36 @@ describe('SQLite checkpoints off the serving thread', () => {
   });
 });
 
+describe('the checkpoint worker', () => {
+  it('starts once the log holds a write, checkpoints in line only at the cap while it runs, and stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    const path = join(dir, 'x.db');
+    const db = new DatabaseSync(path);
+    try {
+      applyPragmas(db);
+      db.exec('create table filler (id integer primary key, body blob not null)');
+      db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      const inLinePages = () => (db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+      const checkpointer = startCheckpointer(path, db);
+      // Reads only, for a few polls: nothing to copy, no worker.
+      db.prepare('select count(*) from filler').get();
+      await sleep(2.5 * WRITE_POLL_MS);
+      assert.equal(checkpointer.running, false, 'no worker before anything is written');
+      assert.equal(inLinePages(), WAL_AUTOCHECKPOINT_PAGES);
+      db.exec('insert into filler (body) values (randomblob(100))');
+      for (let waited = 0; inLinePages() !== WAL_CAP_PAGES && waited < 30_000; waited += 50) await sleep(50);
+      assert.equal(checkpointer.running, true, 'the worker runs after a write');
+      assert.equal(inLinePages(), WAL_CAP_PAGES, 'the serving connection checkpoints in line only at the cap');
+      await checkpointer.stop();
+      assert.equal(checkpointer.running, false);
+      assert.equal(inLinePages(), WAL_AUTOCHECKPOINT_PAGES, 'in line again once the worker has stopped');
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('closing a SQLite store', () => {
   it('closes the worker\'s connection too, so no log is left behind', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
@@ -68,6 +101,9 @@ describe('closing a SQLite store', () => {
       const store = openStore({ kind: 'sqlite', path });
       await sql`create table filler (id integer primary key, body blob not null)`.execute(store.db);
       await writePages(store, 100);
+      // Once the worker has copied the pages it has a connection open.
+      for (let waited = 0; size(path) < 100 * 3800 && waited < 30_000; waited += 50) await sleep(50);
+      assert.ok(size(path) >= 100 * 3800, 'the worker copied the pages');
       assert.ok(existsSync(`${path}-wal`));
       await store.close();
       assert.equal(existsSync(`${path}-wal`), false, 'no log after close');
