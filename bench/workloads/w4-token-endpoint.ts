@@ -77,7 +77,7 @@ export const w4: Workload = {
   title: 'token endpoint: refresh_token grant with rotation',
   async run(env: BenchEnv): Promise<WorkloadResult> {
     const notes: string[] = [
-      'anchors: oidc-provider 9 with a node:sqlite adapter (bench/anchors/oidc-sqlite-adapter.ts: same database kind and pragmas as the service; the goal is measured against this one) and with an unbounded in-memory adapter (its own is a 1,000-entry LRU that evicts live grants under load); no PostgreSQL adapter',
+      'anchors: oidc-provider 9 with a node:sqlite adapter (bench/anchors/oidc-sqlite-adapter.ts: same database kind, pragmas and checkpoint worker as the service; the goal is measured against this one) and with an unbounded in-memory adapter (its own is a 1,000-entry LRU that evicts live grants under load); no PostgreSQL adapter',
       `${CONNECTIONS} connections; every request sends a live refresh token and the rotated one goes back into play`,
     ];
     TOKENS = CONNECTIONS * (env.compare.rounds + warmupLoads(env.compare) + 3);
