@@ -85,7 +85,7 @@ export const WAL_AUTOCHECKPOINT_PAGES = 4000;
  * pages). SQLite starts the log over only when a write begins with all of it copied, which a
  * worker copying beside continuous commits never sees; at the cap the serving connection copies
  * what the worker has not (with its two fsyncs, on the event loop), and the next write starts the
- * log over. A quarter of this cap made W4's p99 twice as long (bench/FINDINGS.md).
+ * log over. A quarter of this cap more than doubled W4's p99 (bench/FINDINGS.md).
  */
 export const WAL_CAP_PAGES = 64_000;
 /**

@@ -13,7 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { applyPragmas, WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
-import { startCheckpointer, WRITE_POLL_MS } from '../../src/store/sqlite-checkpointer.ts';
+import { startCheckpointer, WRITE_POLL_MS, type Checkpointer } from '../../src/store/sqlite-checkpointer.ts';
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
@@ -68,12 +68,13 @@ describe('the checkpoint worker', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
     const path = join(dir, 'x.db');
     const db = new DatabaseSync(path);
+    let checkpointer: Checkpointer | undefined;
     try {
       applyPragmas(db);
       db.exec('create table filler (id integer primary key, body blob not null)');
       db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       const inLinePages = () => (db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
-      const checkpointer = startCheckpointer(path, db);
+      checkpointer = startCheckpointer(path, db);
       // Reads only, for a few polls: nothing to copy, no worker.
       db.prepare('select count(*) from filler').get();
       await sleep(2.5 * WRITE_POLL_MS);
@@ -87,6 +88,7 @@ describe('the checkpoint worker', () => {
       assert.equal(checkpointer.running, false);
       assert.equal(inLinePages(), WAL_AUTOCHECKPOINT_PAGES, 'in line again once the worker has stopped');
     } finally {
+      await checkpointer?.stop();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     }
