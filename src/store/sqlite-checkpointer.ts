@@ -54,12 +54,12 @@ export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer 
     started.once('online', () => {
       if (!stopping) checkpointEvery(WAL_CAP_PAGES);
     });
-    // An error is followed by 'exit'; the in-line checkpoint covers both.
+    // An error is followed by 'exit', which puts the in-line checkpoint back (after stop() too).
     started.on('error', () => {});
     exited = new Promise<void>((resolve) =>
       started.once('exit', () => {
         worker = undefined;
-        if (!stopping) checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
+        checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
         resolve();
       }),
     );
@@ -84,7 +84,6 @@ export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer 
         stopping = true;
         clearInterval(poll);
         if (worker) {
-          checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
           // Held open until the worker has closed its connection, so close() resolves first.
           worker.ref();
           worker.postMessage('stop');

@@ -74,7 +74,8 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * WAL pages before the serving connection's own commit folds the log back into the database file,
- * when no worker checkpoints it (sqlite-checkpointer.ts: a store's worker failed to start or died).
+ * when no worker checkpoints it (sqlite-checkpointer.ts: before the first write, after close, or
+ * when a store's worker failed to start or died).
  * SQLite's default (1,000 pages) made roughly every hundredth token request pay a checkpoint and its
  * two fsyncs. Hot pages (index roots, the newest token rows) are rewritten many times between
  * checkpoints and copied once, so a larger log copies less.

@@ -96,7 +96,7 @@ describe('the checkpoint worker', () => {
 });
 
 describe('closing a SQLite store', () => {
-  it('closes the worker\'s connection too, so no log is left behind', async () => {
+  it('leaves no log or shared index behind, though its worker had a connection open', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
     try {
       const path = join(dir, 'x.db');
