@@ -17,6 +17,11 @@ import { startCheckpointer, WRITE_POLL_MS, type Checkpointer } from '../../src/s
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
+/** Waits, up to 30 s, for the worker thread to make `done` true; the assertion after it says what failed. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 30_000; waited += 50) await sleep(50);
+}
+
 /** One commit that writes about `pages` pages: rows of one page's worth of random bytes. */
 const writePages = (store: Store, pages: number) =>
   sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${pages}) insert into filler (body) select randomblob(3800) from n`.execute(store.db);
@@ -44,7 +49,7 @@ describe('SQLite checkpoints off the serving thread', () => {
     const before = size(path);
     await writePages(store, pages);
     assert.ok(size(`${path}-wal`) >= pages * pageSize, 'the commit went to the log');
-    for (let waited = 0; size(path) < before + pages * pageSize && waited < 30_000; waited += 50) await sleep(50);
+    await waitUntil(() => size(path) >= before + pages * pageSize);
     assert.ok(size(path) >= before + pages * pageSize, `the database file holds the commit: ${size(path)} bytes, the log ${size(`${path}-wal`)}`);
     const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(store.db);
     assert.equal(rows[0]!.n, pages);
@@ -81,7 +86,7 @@ describe('the checkpoint worker', () => {
       assert.equal(checkpointer.running, false, 'no worker before anything is written');
       assert.equal(inLinePages(), WAL_AUTOCHECKPOINT_PAGES);
       db.exec('insert into filler (body) values (randomblob(100))');
-      for (let waited = 0; inLinePages() !== WAL_CAP_PAGES && waited < 30_000; waited += 50) await sleep(50);
+      await waitUntil(() => inLinePages() === WAL_CAP_PAGES);
       assert.equal(checkpointer.running, true, 'the worker runs after a write');
       assert.equal(inLinePages(), WAL_CAP_PAGES, 'the serving connection checkpoints in line only at the cap');
       await checkpointer.stop();
@@ -104,7 +109,7 @@ describe('closing a SQLite store', () => {
       await sql`create table filler (id integer primary key, body blob not null)`.execute(store.db);
       await writePages(store, 100);
       // Once the worker has copied the pages it has a connection open.
-      for (let waited = 0; size(path) < 100 * 3800 && waited < 30_000; waited += 50) await sleep(50);
+      await waitUntil(() => size(path) >= 100 * 3800);
       assert.ok(size(path) >= 100 * 3800, 'the worker copied the pages');
       assert.ok(existsSync(`${path}-wal`));
       await store.close();
