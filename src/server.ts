@@ -56,7 +56,7 @@ export function isMcpPost(req: Pick<IncomingMessage, 'method' | 'url'>): boolean
 }
 
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
-  const store = openStore(config.database);
+  const store = openStore(config.database, logger);
   try {
     await migrateLogged(store, logger);
   } catch (error) {

@@ -6,7 +6,7 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import type { DatabaseConfig } from '../config/load.ts';
 import type { Database } from './schema.ts';
 import { NodeSqliteDialect, openSqlite } from './sqlite.ts';
-import { startCheckpointer } from './sqlite-checkpointer.ts';
+import { startCheckpointer, type CheckpointLog } from './sqlite-checkpointer.ts';
 import { createPostgresPool, postgresDialect } from './postgres.ts';
 import { usePlannedOnce } from './plan-cache.ts';
 import { migrations } from './migrations/index.ts';
@@ -75,10 +75,11 @@ export type Store = {
   close(): Promise<void>;
 };
 
-export function openStore(config: DatabaseConfig): Store {
+/** `log` hears of trouble the store meets outside any caller's query (SQLite's checkpoints). */
+export function openStore(config: DatabaseConfig, log?: CheckpointLog): Store {
   if (config.kind === 'sqlite') {
     const database = openSqlite(config.path);
-    const checkpointer = config.path === ':memory:' ? undefined : startCheckpointer(config.path, database);
+    const checkpointer = config.path === ':memory:' ? undefined : startCheckpointer(config.path, database, log);
     const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
     return makeStore(db, 'sqlite', SQLITE_CAPABILITIES, { maintenanceDb: () => db, closeCheckpointer: () => checkpointer?.stop() });
   }

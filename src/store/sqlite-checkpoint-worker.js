@@ -4,15 +4,29 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
 
-const { path, intervalMs } = workerData;
+const { path, intervalMs, reportEveryMs } = workerData;
 const db = new DatabaseSync(path);
-// Passive: copies what no reader still needs and never waits for a reader or a writer. It fails
-// with SQLITE_BUSY while another connection checkpoints; the next round tries again.
+// Passive: copies what no reader still needs and never waits for a reader or a writer. While
+// another connection checkpoints it answers busy (a row, not an error); the next round tries again.
+// What it throws is the file system's (disk full, an I/O error): reported to the serving thread,
+// the first failure at once and then one report per reportEveryMs while they go on, and once more
+// when a checkpoint succeeds again.
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let failures = 0;
+let reportedAt = 0;
 const timer = setInterval(() => {
   try {
     checkpoint.get();
-  } catch {}
+    if (failures > 0) parentPort.postMessage({ kind: 'recovered', failures });
+    failures = 0;
+  } catch (error) {
+    failures += 1;
+    const now = Date.now();
+    if (failures === 1 || now - reportedAt >= reportEveryMs) {
+      reportedAt = now;
+      parentPort.postMessage({ kind: 'failed', failures, errcode: error?.errcode, errstr: error?.errstr, message: String(error?.message ?? error) });
+    }
+  }
 }, intervalMs);
 
 parentPort.on('message', (message) => {

@@ -18,6 +18,15 @@ export const CHECKPOINT_INTERVAL_MS = 50;
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 };
 
+/** How often, at most, the worker reports checkpoints that go on failing (after the first, reported at once). */
+export const FAILURE_REPORT_EVERY_MS = 60_000;
+
+/** Where the checkpointer reports trouble: the service's logger (pino's call shape). */
+export type CheckpointLog = {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+};
+
 /**
  * How often a store that has not written looks at its log. The worker starts once the log holds
  * anything: a process that only reads (W1's, a read-only CLI command) never pays for it.
@@ -34,9 +43,10 @@ export type Checkpointer = {
  * Checkpoints the file that `db` (the serving connection) has open, from a worker started once
  * the log holds anything. Should the worker fail to start or die, the serving connection
  * checkpoints in line again every WAL_AUTOCHECKPOINT_PAGES, as without it. stop() resolves once the
- * worker has closed its connection.
+ * worker has closed its connection. What goes wrong is told to `log`: a worker that could not start
+ * or stopped on its own, and checkpoints that fail (the file system's errors: disk full, I/O).
  */
-export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer {
+export function startCheckpointer(path: string, db: DatabaseSync, log?: CheckpointLog): Checkpointer {
   let worker: Worker | undefined;
   let exited = Promise.resolve();
   let stopping = false;
@@ -45,24 +55,30 @@ export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer 
   };
   const start = () => {
     const started = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), {
-      workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+      workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS, reportEveryMs: FAILURE_REPORT_EVERY_MS },
       execArgv: [],
       resourceLimits: WORKER_LIMITS,
     });
-    // A process that closes nothing may still exit: the worker does not hold it open.
-    started.unref();
     started.once('online', () => {
       if (!stopping) checkpointEvery(WAL_CAP_PAGES);
     });
+    started.on('message', (message: WorkerReport) => report(message, log));
     // An error is followed by 'exit', which puts the in-line checkpoint back (after stop() too).
-    started.on('error', () => {});
+    let failure: unknown;
+    started.on('error', (error) => {
+      failure = error;
+    });
     exited = new Promise<void>((resolve) =>
-      started.once('exit', () => {
+      started.once('exit', (exitCode) => {
         worker = undefined;
         checkpointEvery(WAL_AUTOCHECKPOINT_PAGES);
+        if (!stopping) log?.warn({ exitCode, err: messageOf(failure) }, 'SQLite checkpoint worker stopped: the serving connection checkpoints in line from now on');
         resolve();
       }),
     );
+    // A process that closes nothing may still exit: the worker does not hold it open. After the
+    // 'message' listener, which holds the worker again.
+    started.unref();
     worker = started;
   };
   const poll = setInterval(() => {
@@ -70,8 +86,9 @@ export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer 
     clearInterval(poll);
     try {
       start();
-    } catch {
+    } catch (error) {
       // No thread to be had (the process's limits): the serving connection keeps checkpointing in line.
+      log?.warn({ err: messageOf(error) }, 'SQLite checkpoint worker not started: the serving connection checkpoints in line');
     }
   }, WRITE_POLL_MS);
   poll.unref();
@@ -93,3 +110,23 @@ export function startCheckpointer(path: string, db: DatabaseSync): Checkpointer 
     },
   };
 }
+
+/** What the worker posts (sqlite-checkpoint-worker.js). */
+type WorkerReport =
+  | { kind: 'failed'; failures: number; errcode?: number; errstr?: string; message: string }
+  | { kind: 'recovered'; failures: number };
+
+function report(message: WorkerReport, log: CheckpointLog | undefined): void {
+  if (message.kind === 'failed') {
+    log?.warn(
+      { failures: message.failures, sqliteCode: message.errcode, sqliteError: message.errstr, err: message.message },
+      message.failures === 1
+        ? 'SQLite checkpoint failed: the log (-wal) grows until one succeeds'
+        : 'SQLite checkpoints still failing: the log (-wal) grows until one succeeds',
+    );
+  } else {
+    log?.info({ failures: message.failures }, 'SQLite checkpoints succeed again');
+  }
+}
+
+const messageOf = (error: unknown): string | undefined => (error === undefined ? undefined : error instanceof Error ? error.message : String(error));

@@ -5,11 +5,12 @@
 // removes the log).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseSync } from 'node:sqlite';
+import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { applyPragmas, WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
@@ -95,6 +96,60 @@ describe('the checkpoint worker', () => {
     } finally {
       await checkpointer?.stop();
       db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('tells the log when its worker cannot open the database, and the serving connection checkpoints in line again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    const db = new DatabaseSync(join(dir, 'x.db'));
+    // A path the worker cannot open as a database (a directory), whose log looks written.
+    const path = join(dir, 'not-a-database');
+    mkdirSync(path);
+    writeFileSync(`${path}-wal`, 'x');
+    const warnings: { details: object; message: string }[] = [];
+    const log = { warn: (details: object, message: string) => warnings.push({ details, message }), info: () => {} };
+    let checkpointer: Checkpointer | undefined;
+    try {
+      applyPragmas(db);
+      const inLinePages = () => (db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+      checkpointer = startCheckpointer(path, db, log);
+      await waitUntil(() => warnings.length > 0);
+      assert.equal(warnings.length, 1, JSON.stringify(warnings));
+      assert.match(warnings[0]!.message, /checkpoint worker stopped: the serving connection checkpoints in line/);
+      assert.match(JSON.stringify(warnings[0]!.details), /unable to open database file/);
+      assert.equal(checkpointer.running, false);
+      assert.equal(inLinePages(), WAL_AUTOCHECKPOINT_PAGES);
+      await checkpointer.stop();
+      assert.equal(warnings.length, 1, 'stopping it says nothing more');
+    } finally {
+      await checkpointer?.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('does not keep a process alive that never stops it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    const script = `
+      import { DatabaseSync } from 'node:sqlite';
+      import { applyPragmas } from ${JSON.stringify(new URL('../../src/store/sqlite.ts', import.meta.url).href)};
+      import { startCheckpointer } from ${JSON.stringify(new URL('../../src/store/sqlite-checkpointer.ts', import.meta.url).href)};
+      const path = ${JSON.stringify(join(dir, 'x.db'))};
+      const db = new DatabaseSync(path);
+      applyPragmas(db);
+      db.exec('create table t (x); insert into t values (1)');
+      const checkpointer = startCheckpointer(path, db, { warn: console.error, info: console.error });
+      const poll = setInterval(() => {
+        if (!checkpointer.running) return;
+        clearInterval(poll);
+        console.log('worker running');
+      }, 50);`;
+    try {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(run.stdout.trim(), 'worker running', run.stderr);
+      assert.equal(run.signal, null, 'it exited on its own, not killed at the timeout');
+      assert.equal(run.status, 0, run.stderr);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,95 @@
+// The database file cannot grow (a full disk, as the process's file-size limit stands in for one,
+// set on the running server with prlimit): SQLite's checkpoint worker cannot copy the log into the
+// file. The service goes on answering, since commits only append to the log; the operator reads
+// the failure in the log, once and not every 50 ms; once the file can grow again the checkpoints
+// catch up, and every registration answered 201 is in the database.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import { MAIN } from '../support/cli.ts';
+import { serveOnFreePort, type ServeProcess } from '../support/serve-process.ts';
+import { registerClient } from './support/oauth-flow.ts';
+import { WRITE_POLL_MS } from '../../src/store/sqlite-checkpointer.ts';
+
+/**
+ * Sets the running process's file-size limit (RLIMIT_FSIZE, bytes). The soft limit only: lowering
+ * the hard one could not be undone without CAP_SYS_RESOURCE, which a container may not grant.
+ */
+const limitFileSize = (pid: number, bytes: number | 'unlimited') => execFileSync('prlimit', [`--pid=${pid}`, `--fsize=${bytes}:unlimited`]);
+
+/** Waits, up to 30 s, for `done`; the assertion after it says what failed. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+}
+
+const logLines = (output: string, message: string) =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; failures?: number; sqliteError?: string })
+    .filter((line) => line.msg.startsWith(message));
+
+describe('SQLite on a full disk (the database file cannot grow)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aas-full-'));
+  const path = join(dir, 'full.db');
+  let server: ServeProcess;
+
+  before(async () => {
+    server = await serveOnFreePort([MAIN, 'serve'], (port, base) => ({
+      APP_ENV: 'development', PORT: String(port), BASE_URL: base, DATABASE_URL: `sqlite:${path}`, DATA_DIR: dir,
+      HASH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      OAUTH_REGISTER_PER_HOUR: '1000000', LOG_LEVEL: 'info', LOG_FORMAT: 'json',
+    }));
+  });
+  after(() => {
+    server.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps answering, logs the failed checkpoint once, and catches up with nothing lost once the file can grow', async () => {
+    // The migrations were written: the worker starts within a poll and copies them into the file.
+    await registerClient(server.base);
+    await new Promise((r) => setTimeout(r, 3 * WRITE_POLL_MS));
+    const full = statSync(path).size;
+    limitFileSize(server.child.pid!, full);
+
+    // ~2 KB of redirect URIs a client: a few hundred KB of new pages, past the end of the file.
+    const uris = (n: number) => Array.from({ length: 8 }, (_, i) => `https://app.example/${n}/${i}/${'x'.repeat(240)}`);
+    const registered = [];
+    for (let n = 0; n < 100; n++) registered.push((await registerClient(server.base, { redirect_uris: uris(n) })).client_id);
+    await waitUntil(() => logLines(server.output(), 'SQLite checkpoint failed').length > 0);
+    const failed = logLines(server.output(), 'SQLite checkpoint failed');
+    assert.equal(failed.length, 1, `one line for the first failure, not one per round:\n${server.output().slice(-2000)}`);
+    assert.equal(failed[0]!.level, 40, 'a warning');
+    // EFBIG, as the limit makes it, is SQLite's I/O error; ENOSPC, a full disk's, its "disk is full".
+    assert.match(failed[0]!.sqliteError ?? '', /^(disk I\/O error|database or disk is full)$/);
+    assert.equal(statSync(path).size <= full, true, 'the file did not grow');
+    // Still failing every 50 ms, still one line (the next comes a minute on).
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(logLines(server.output(), 'SQLite checkpoint').length, 1);
+    assert.equal((await fetch(`${server.base}/readyz`)).status, 200);
+
+    limitFileSize(server.child.pid!, 'unlimited');
+    await waitUntil(() => logLines(server.output(), 'SQLite checkpoints succeed again').length > 0);
+    const recovered = logLines(server.output(), 'SQLite checkpoints succeed again');
+    assert.equal(recovered.length, 1, server.output().slice(-2000));
+    assert.ok(recovered[0]!.failures! > 1, 'it counts the rounds that failed');
+    assert.ok(statSync(path).size > full, 'the checkpoint copied the new pages into the file');
+
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, server.output().slice(-2000));
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const stored = db.prepare(`select count(*) as n from oauth_clients where client_id in (${registered.map(() => '?').join(',')})`).get(...registered) as { n: number };
+      assert.equal(stored.n, registered.length, 'every registration answered 201 is stored');
+      assert.equal((db.prepare('pragma integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+    } finally {
+      db.close();
+    }
+  });
+});
