@@ -2,15 +2,26 @@
 // organization by id or domain, print tables or JSON, and a usage error that exits 2.
 import { loadConfig, type Config } from '../config/load.ts';
 import { migrateToLatest, openStore, type Store } from '../store/database.ts';
+import type { CheckpointLog } from '../store/sqlite-checkpointer.ts';
 import { findOrganization, findOrganizationByDomain, type Organization } from '../store/organizations.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** What a command's store meets outside its queries (SQLite's checkpoints), on stderr: a command has no service log. */
+export const commandStoreLog: CheckpointLog = {
+  warn: (details, message) => writeStoreLine(details, message),
+  info: (details, message) => writeStoreLine(details, message),
+};
+
+function writeStoreLine(details: { err?: unknown }, message: string): void {
+  process.stderr.write(`agent-access: ${message}${typeof details.err === 'string' ? ` (${details.err})` : ''}\n`);
+}
+
 export async function withStore<T>(run: (store: Store, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const store = openStore(config.database);
+  const store = openStore(config.database, commandStoreLog);
   try {
     await migrateToLatest(store);
     return await run(store, config);

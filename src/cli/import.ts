@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { loadConfig } from '../config/load.ts';
 import { migrateToLatest, openStore } from '../store/database.ts';
+import { commandStoreLog } from './admin-common.ts';
 import { findOrganizationByDomain, listOrganizations } from '../store/organizations.ts';
 import { importDirectory } from '../data/import.ts';
 import { IMPORT_ORDER } from '../data/import-schemas.ts';
@@ -19,7 +20,7 @@ export async function importCommand(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = openStore(config.database);
+  const store = openStore(config.database, commandStoreLog);
   try {
     await migrateToLatest(store);
     let org = values.org ? await findOrganizationByDomain(store.db, values.org) : undefined;

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import { migrateToLatest, openStore } from '../store/database.ts';
+import { commandStoreLog } from './admin-common.ts';
 import { AlreadySeededError, BULK_RECORD_SHARE, DEFAULT_MEETINGS, MAX_MEETINGS, demoSeedState, seedDemo } from '../data/seed.ts';
 import { progressBar } from '../data/progress.ts';
 import { DEMO_ACCOUNTS } from '../data/orgs.ts';
@@ -20,7 +21,7 @@ export async function seedCommand(args: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = openStore(config.database);
+  const store = openStore(config.database, commandStoreLog);
   try {
     await migrateToLatest(store);
     const started = performance.now();

@@ -8,24 +8,28 @@ const { path, intervalMs, reportEveryMs } = workerData;
 const db = new DatabaseSync(path);
 // Passive: copies what no reader still needs and never waits for a reader or a writer. While
 // another connection checkpoints it answers busy (a row, not an error); the next round tries again.
-// What it throws is the file system's (disk full, an I/O error): reported to the serving thread,
-// the first failure at once and then one report per reportEveryMs while they go on, and once more
-// when a checkpoint succeeds again.
+// What it throws is the file system's (disk full, an I/O error): reported to the serving thread at
+// most once per reportEveryMs, however failures and successes alternate, and a success after a
+// reported failure once.
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+/** Rounds failed in a row. */
 let failures = 0;
-let reportedAt = 0;
+let reportedAt = -Infinity;
+/** A failure was reported that no success has answered yet. */
+let unanswered = false;
 const timer = setInterval(() => {
   try {
     checkpoint.get();
-    if (failures > 0) parentPort.postMessage({ kind: 'recovered', failures });
+    if (unanswered) parentPort.postMessage({ kind: 'recovered', failures });
+    unanswered = false;
     failures = 0;
   } catch (error) {
     failures += 1;
     const now = Date.now();
-    if (failures === 1 || now - reportedAt >= reportEveryMs) {
-      reportedAt = now;
-      parentPort.postMessage({ kind: 'failed', failures, errcode: error?.errcode, errstr: error?.errstr, message: String(error?.message ?? error) });
-    }
+    if (now - reportedAt < reportEveryMs) return;
+    reportedAt = now;
+    unanswered = true;
+    parentPort.postMessage({ kind: 'failed', failures, errcode: error?.errcode, errstr: error?.errstr, message: String(error?.message ?? error) });
   }
 }, intervalMs);
 

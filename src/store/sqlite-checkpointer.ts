@@ -18,7 +18,7 @@ export const CHECKPOINT_INTERVAL_MS = 50;
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 };
 
-/** How often, at most, the worker reports checkpoints that go on failing (after the first, reported at once). */
+/** How often, at most, the worker reports a failed checkpoint: the first at once, then one line a minute while they go on. */
 export const FAILURE_REPORT_EVERY_MS = 60_000;
 
 /** Where the checkpointer reports trouble: the service's logger (pino's call shape). */
