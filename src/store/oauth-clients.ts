@@ -106,7 +106,19 @@ export async function upsertClient(db: Kysely<Database>, client: NewOAuthClient)
   return (await findClient(db, client_id)) ?? toClient(row);
 }
 
-const findClientStatement = prepare<[string]>()((db, $) => db.selectFrom('oauth_clients').selectAll().where('client_id', '=', $<string>(0)));
+/**
+ * Every column of oauth_clients, named rather than `*`: on SQLite a statement without `*` is read as
+ * arrays into one object literal (sqlite.ts). This lookup, one per token request, took 23.0 µs in
+ * node:sqlite under W4 with its own row objects, 16.7 with named columns. toClient's row type
+ * keeps the list whole (a column left out fails the typecheck).
+ */
+const CLIENT_COLUMNS = [
+  'client_id', 'kind', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope', 'secret_hash',
+  'registration_token_hash', 'application_type', 'client_uri', 'logo_uri', 'policy_uri', 'tos_uri', 'software_id', 'software_version',
+  'created_at', 'updated_at', 'last_used_at', 'metadata_expires_at',
+] as const;
+
+const findClientStatement = prepare<[string]>()((db, $) => db.selectFrom('oauth_clients').select(CLIENT_COLUMNS).where('client_id', '=', $<string>(0)));
 
 export async function findClient(db: Kysely<Database>, clientId: string): Promise<OAuthClient | undefined> {
   // PostgreSQL refuses NUL in text (22021) where SQLite just finds nothing: no client id has one.

@@ -19,7 +19,14 @@ export type Grant = {
   revokedAt: number | null;
 };
 
-function toGrant(row: OAuthGrantsTable): Grant {
+/**
+ * The columns a Grant is made of, named rather than `g.*`: on SQLite a statement without `*` is
+ * read as arrays into one object literal (sqlite.ts). node:sqlite's own row objects made the
+ * refresh grant's token lookup 26.5 µs in node:sqlite under W4, named columns 21.6.
+ */
+const GRANT_COLUMNS = ['g.id', 'g.org_id', 'g.user_id', 'g.client_id', 'g.scope', 'g.resource', 'g.created_at', 'g.last_used_at', 'g.expires_at', 'g.revoked_at'] as const;
+
+function toGrant(row: Omit<OAuthGrantsTable, 'revoked_reason'>): Grant {
   return {
     id: row.id,
     orgId: row.org_id,
@@ -116,8 +123,7 @@ const findLiveAccessTokenStatement = prepare<[string, number]>()((db, $) =>
   db
     .selectFrom('oauth_access_tokens as t')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 't.org_id').onRef('g.id', '=', 't.grant_id'))
-    .selectAll('g')
-    .select(['t.scope as token_scope', 't.expires_at as token_expires_at'])
+    .select([...GRANT_COLUMNS, 't.scope as token_scope', 't.expires_at as token_expires_at'])
     .where('t.token_hash', '=', $<string>(0))
     .where('t.revoked_at', 'is', null)
     .where('t.expires_at', '>', $<number>(1))
@@ -135,7 +141,7 @@ export async function findAccessTokenGrant(db: Kysely<Database>, tokenHash: stri
   const row = await db
     .selectFrom('oauth_access_tokens as t')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 't.org_id').onRef('g.id', '=', 't.grant_id'))
-    .selectAll('g')
+    .select(GRANT_COLUMNS)
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row && toGrant(row);
@@ -188,8 +194,8 @@ const findRefreshTokenStatement = prepare<[string]>()((db, $) =>
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_grants as g', (j) => j.onRef('g.org_id', '=', 'r.org_id').onRef('g.id', '=', 'r.grant_id'))
     .leftJoin('users as u', (j) => j.onRef('u.org_id', '=', 'g.org_id').onRef('u.id', '=', 'g.user_id'))
-    .selectAll('g')
     .select([
+      ...GRANT_COLUMNS,
       'r.token_hash as rt_token_hash',
       'r.created_at as rt_created_at',
       'r.expires_at as rt_expires_at',
