@@ -1,6 +1,7 @@
 // Periodic housekeeping: remove abandoned clients (AS-64, P12: registrations unused for
-// OAUTH_CLIENT_TTL_DAYS, a lease renewed at most hourly on use), expired codes and pending requests,
-// grace-window responses past their window, and identity's ended sessions and sign-in attempts.
+// OAUTH_CLIENT_TTL_DAYS, a lease renewed at most hourly on use), expired codes, tokens and pending
+// requests, grace-window responses past their window, and identity's ended sessions and sign-in
+// attempts.
 // The only place expired rows are deleted: request paths never clean up, and every read checks
 // expiry itself, so a row the job has not reached yet is still never honoured. Started by the
 // service; the timer never holds the process.
@@ -8,7 +9,7 @@ import type { AppContext } from '../http/context.ts';
 import { recordAuditEvent } from '../store/audit-events.ts';
 import { now } from '../store/ids.ts';
 import { deleteCodesExpiredBefore } from '../store/oauth-codes.ts';
-import { clearGraceResponses } from '../store/oauth-grants.ts';
+import { clearGraceResponses, deleteTokensExpiredBefore } from '../store/oauth-grants.ts';
 import { deletePendingRequestsExpiredBefore } from '../store/oauth-pending-requests.ts';
 import { deleteLoginStatesExpiredBefore, deleteSessionsExpiredBefore } from '../identity/index.ts';
 
@@ -39,6 +40,7 @@ export async function collectAbandonedClients(ctx: AppContext, at: number = now(
 export async function housekeeping(ctx: AppContext, at: number = now()): Promise<void> {
   await collectAbandonedClients(ctx, at);
   await deleteCodesExpiredBefore(ctx.store.db, at - 24 * 3600 * 1000);
+  await deleteTokensExpiredBefore(ctx.store.db, at);
   await deletePendingRequestsExpiredBefore(ctx.store.db, at);
   await clearGraceResponses(ctx.store.db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
   await deleteSessionsExpiredBefore(ctx.store.db, at);

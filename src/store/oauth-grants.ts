@@ -2,6 +2,7 @@
 // Tokens are keyed by their HMAC hash; a revoked grant makes every token under it dead, so revoking
 // a grant is one UPDATE and verification joins the grant.
 import type { Kysely } from 'kysely';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from './schema.ts';
 import type { OAuthGrantsTable } from './oauth-schema.ts';
 import { prepare } from './prepared.ts';
@@ -253,4 +254,31 @@ export async function clearGraceResponses(db: Kysely<Database>, rotatedBefore: n
     .where('rotated_at', '<', rotatedBefore)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/**
+ * Expired tokens one statement deletes. On SQLite a statement holds the serving thread, so a backlog
+ * (tables grown before the job deleted tokens) goes in steps, with requests answered between them.
+ */
+export const EXPIRED_TOKEN_BATCH = 1000;
+
+/**
+ * Deletes the access and refresh tokens whose own lifetime ended before `cutoff` (the housekeeping
+ * job's; every read refuses them already); returns how many of each. A rotated refresh token is
+ * kept as long as it would have lived, so presenting it again within that time still revokes its
+ * grant (AS-48); after it, it answers invalid_grant as any unknown token does.
+ */
+export async function deleteTokensExpiredBefore(db: Kysely<Database>, cutoff: number, batch: number = EXPIRED_TOKEN_BATCH): Promise<{ accessTokens: number; refreshTokens: number }> {
+  return { accessTokens: await deleteExpired(db, 'oauth_access_tokens', cutoff, batch), refreshTokens: await deleteExpired(db, 'oauth_refresh_tokens', cutoff, batch) };
+}
+
+async function deleteExpired(db: Kysely<Database>, table: 'oauth_access_tokens' | 'oauth_refresh_tokens', cutoff: number, batch: number): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const expired = db.selectFrom(table).select('token_hash').where('expires_at', '<', cutoff).limit(batch);
+    const r = await db.deleteFrom(table).where('token_hash', 'in', expired).executeTakeFirst();
+    deleted += Number(r.numDeletedRows);
+    if (Number(r.numDeletedRows) < batch) return deleted;
+    await nextTurn();
+  }
 }

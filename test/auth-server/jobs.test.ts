@@ -3,10 +3,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { housekeeping } from '../../src/auth-server/jobs.ts';
+import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/index.ts';
+import { keyedHash } from '../../src/auth-server/secrets.ts';
+import { EXPIRED_TOKEN_BATCH, findGrant } from '../../src/store/oauth-grants.ts';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
 import { saveLoginState } from '../../src/identity/upstream/login-states.ts';
 import { dialectsUnderTest } from '../support/databases.ts';
-import { signedInBrowser, startHarness, type Harness } from './harness.ts';
+import { BASE_URL, form, registerClient, signedInBrowser, startHarness, type Harness } from './harness.ts';
 
 for (const dialect of dialectsUnderTest()) {
   describe(`expired rows are never honoured and are removed by the periodic job (${dialect})`, () => {
@@ -32,6 +35,55 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(await sessionsOf(ended.userId), 0);
       assert.equal(await sessionsOf(live.userId), 1);
       assert.equal((await live.get('/account')).status, 200);
+    });
+
+    it('expired access and refresh tokens are refused, and the job removes them (a backlog in batches) but no live or rotated-and-live one', async () => {
+      const client = await registerClient(h);
+      const db = h.ctx.store.db;
+      const hash = (token: string) => keyedHash(h.ctx.config.secrets.hash, token);
+      const issue = () => issueGrantTokens(h.ctx, { userId: 'usr_j', orgId: 'org_j', clientId: client.client_id, scopes: ['mcp'], resource: `${BASE_URL}/mcp` });
+      const refresh = async (refreshToken: string) => {
+        const res = await h.request('/oauth/token', form({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.client_id }));
+        return { status: res.status, body: (await res.json()) as { error?: string; refresh_token?: string } };
+      };
+      const expired = await issue();
+      const live = await issue();
+      // live's first refresh token is rotated (a minute ago: past the grace window) and not expired.
+      const rotated = live.refreshToken;
+      const successor = (await refresh(rotated)).body.refresh_token!;
+      await db.updateTable('oauth_refresh_tokens').set({ rotated_at: Date.now() - 60_000 }).where('token_hash', '=', hash(rotated)).execute();
+
+      const past = Date.now() - 1;
+      await db.updateTable('oauth_access_tokens').set({ expires_at: past }).where('token_hash', '=', hash(expired.accessToken)).execute();
+      await db.updateTable('oauth_refresh_tokens').set({ expires_at: past }).where('token_hash', '=', hash(expired.refreshToken)).execute();
+      assert.equal((await createTokenVerifier(h.ctx).verify(expired.accessToken)).ok, false, 'an expired access token is refused on read');
+      assert.equal((await refresh(expired.refreshToken)).body.error, 'invalid_grant', 'an expired refresh token too');
+      // A backlog: more expired tokens than one statement deletes.
+      const backlog = 2 * EXPIRED_TOKEN_BATCH + 17;
+      const grantId = (await db.selectFrom('oauth_access_tokens').select('grant_id').where('token_hash', '=', hash(live.accessToken)).executeTakeFirstOrThrow()).grant_id;
+      for (let from = 0; from < backlog; from += 500) {
+        const rows = Array.from({ length: Math.min(500, backlog - from) }, (_, i) => ({ token_hash: `backlog-${from + i}`, org_id: 'org_j', grant_id: grantId, created_at: past - 7_200_000, expires_at: past - i }));
+        await db.insertInto('oauth_access_tokens').values(rows.map((r) => ({ ...r, scope: 'mcp', revoked_at: null }))).execute();
+        await db.insertInto('oauth_refresh_tokens').values(rows.map((r) => ({ ...r, rotated_at: null, request_fingerprint: null, grace_response_enc: null, revoked_at: null }))).execute();
+      }
+      const expiredCount = async (table: 'oauth_access_tokens' | 'oauth_refresh_tokens') =>
+        Number((await db.selectFrom(table).select((e) => e.fn.countAll().as('n')).where('expires_at', '<', Date.now()).executeTakeFirstOrThrow()).n);
+      assert.equal(await expiredCount('oauth_access_tokens'), backlog + 1);
+      assert.equal(await expiredCount('oauth_refresh_tokens'), backlog + 1);
+
+      await housekeeping(h.ctx);
+      assert.equal(await expiredCount('oauth_access_tokens'), 0, 'no expired access token is left');
+      assert.equal(await expiredCount('oauth_refresh_tokens'), 0, 'no expired refresh token is left');
+      const kept = async (table: 'oauth_access_tokens' | 'oauth_refresh_tokens', token: string) => (await db.selectFrom(table).select('token_hash').where('token_hash', '=', hash(token)).execute()).length;
+      assert.equal(await kept('oauth_access_tokens', live.accessToken), 1);
+      assert.equal(await kept('oauth_refresh_tokens', rotated), 1, 'a rotated refresh token is kept while it would have lived');
+      assert.equal(await kept('oauth_refresh_tokens', successor), 1);
+      assert.equal((await createTokenVerifier(h.ctx).verify(live.accessToken)).ok, true);
+
+      // AS-48 still holds for the rotated one: presenting it again revokes the grant.
+      assert.equal((await refresh(rotated)).body.error, 'invalid_grant');
+      assert.notEqual((await findGrant(db, grantId))?.revokedAt ?? null, null, 'its grant is revoked');
+      assert.equal((await refresh(successor)).body.error, 'invalid_grant');
     });
 
     it('an expired upstream sign-in attempt is refused at the callback, and the job removes expired attempts only', async () => {

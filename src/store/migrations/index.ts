@@ -23,6 +23,7 @@ import * as meetingSearchText from './0020-meeting-search-text.ts';
 import * as dealSearchIndex from './0021-deal-search-index.ts';
 import * as meetingStartOwner from './0022-meeting-start-owner.ts';
 import * as listLookupIndexes from './0023-list-lookup-indexes.ts';
+import * as tokenExpiryIndexes from './0024-token-expiry-indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-deal-search-index': dealSearchIndex,
   '0022-meeting-start-owner': meetingStartOwner,
   '0023-list-lookup-indexes': listLookupIndexes,
+  '0024-token-expiry-indexes': tokenExpiryIndexes,
 };
