@@ -269,17 +269,17 @@ export const EXPIRED_TOKEN_BATCH = 250;
  * kept as long as it would have lived, so presenting it again within that time still revokes its
  * grant (AS-48); after it, it answers invalid_grant as any unknown token does.
  */
-export async function deleteTokensExpiredBefore(db: Kysely<Database>, cutoff: number, batch: number = EXPIRED_TOKEN_BATCH): Promise<{ accessTokens: number; refreshTokens: number }> {
-  return { accessTokens: await deleteExpired(db, 'oauth_access_tokens', cutoff, batch), refreshTokens: await deleteExpired(db, 'oauth_refresh_tokens', cutoff, batch) };
+export async function deleteTokensExpiredBefore(db: Kysely<Database>, cutoff: number): Promise<{ accessTokens: number; refreshTokens: number }> {
+  return { accessTokens: await deleteExpired(db, 'oauth_access_tokens', cutoff), refreshTokens: await deleteExpired(db, 'oauth_refresh_tokens', cutoff) };
 }
 
-async function deleteExpired(db: Kysely<Database>, table: 'oauth_access_tokens' | 'oauth_refresh_tokens', cutoff: number, batch: number): Promise<number> {
+async function deleteExpired(db: Kysely<Database>, table: 'oauth_access_tokens' | 'oauth_refresh_tokens', cutoff: number): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const expired = db.selectFrom(table).select('token_hash').where('expires_at', '<', cutoff).limit(batch);
-    const r = await db.deleteFrom(table).where('token_hash', 'in', expired).executeTakeFirst();
-    deleted += Number(r.numDeletedRows);
-    if (Number(r.numDeletedRows) < batch) return deleted;
+    const expired = db.selectFrom(table).select('token_hash').where('expires_at', '<', cutoff).limit(EXPIRED_TOKEN_BATCH);
+    const n = Number((await db.deleteFrom(table).where('token_hash', 'in', expired).executeTakeFirst()).numDeletedRows);
+    deleted += n;
+    if (n < EXPIRED_TOKEN_BATCH) return deleted;
     await nextTurn();
   }
 }
