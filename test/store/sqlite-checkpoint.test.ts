@@ -153,6 +153,28 @@ describe('the checkpoint worker', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("prints the same reports on a command's stderr, where there is no service log", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    const script = `
+      import { mkdirSync, writeFileSync } from 'node:fs';
+      import { DatabaseSync } from 'node:sqlite';
+      import { commandStoreLog } from ${JSON.stringify(new URL('../../src/cli/admin-common.ts', import.meta.url).href)};
+      import { startCheckpointer } from ${JSON.stringify(new URL('../../src/store/sqlite-checkpointer.ts', import.meta.url).href)};
+      const db = new DatabaseSync(${JSON.stringify(join(dir, 'x.db'))});
+      const path = ${JSON.stringify(join(dir, 'not-a-database'))};
+      mkdirSync(path);
+      writeFileSync(path + '-wal', 'x');
+      // Held open until the first report (or 20 s): the checkpointer's own timers do not hold it.
+      const deadline = setTimeout(() => {}, 20_000);
+      startCheckpointer(path, db, { ...commandStoreLog, warn: (details, message) => (commandStoreLog.warn(details, message), clearTimeout(deadline)) });`;
+    try {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stderr, /^agent-access: SQLite checkpoint worker stopped: the serving connection checkpoints in line from now on \(unable to open database file\)$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('closing a SQLite store', () => {
