@@ -47,10 +47,17 @@ export async function housekeeping(ctx: AppContext, at: number = now()): Promise
   await deleteLoginStatesExpiredBefore(ctx.store.db, at);
 }
 
-/** Runs housekeeping every hour (and every `intervalMs` in tests); returns the stop function. */
-export function startOAuthJobs(ctx: AppContext, intervalMs: number = JOB_INTERVAL_MS): () => void {
+/**
+ * The first run, this long after start: out of start-up's way, and soon enough that a service
+ * restarted more often than hourly (deploys, autoscaling) still runs it, where a first run an hour
+ * after start never came for such a service.
+ */
+export const JOB_FIRST_RUN_MS = 60 * 1000;
+
+/** Runs housekeeping a minute after start and hourly after that (sooner in tests); returns the stop function. */
+export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS, intervalMs = JOB_INTERVAL_MS }: { firstRunMs?: number; intervalMs?: number } = {}): () => void {
   let running = false;
-  const timer = setInterval(() => {
+  const run = () => {
     if (running) return;
     running = true;
     housekeeping(ctx)
@@ -58,7 +65,12 @@ export function startOAuthJobs(ctx: AppContext, intervalMs: number = JOB_INTERVA
       .finally(() => {
         running = false;
       });
-  }, intervalMs);
+  };
+  let timer = setTimeout(() => {
+    run();
+    timer = setInterval(run, intervalMs);
+    timer.unref();
+  }, firstRunMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => clearTimeout(timer);
 }

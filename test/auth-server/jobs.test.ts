@@ -2,7 +2,7 @@
 // paths never clean up). Time passing is simulated by moving a row's expiry into the past.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { housekeeping } from '../../src/auth-server/jobs.ts';
+import { housekeeping, startOAuthJobs } from '../../src/auth-server/jobs.ts';
 import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/index.ts';
 import { keyedHash } from '../../src/auth-server/secrets.ts';
 import { EXPIRED_TOKEN_BATCH, findGrant } from '../../src/store/oauth-grants.ts';
@@ -35,6 +35,32 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal(await sessionsOf(ended.userId), 0);
       assert.equal(await sessionsOf(live.userId), 1);
       assert.equal((await live.get('/account')).status, 200);
+    });
+
+    it('the service runs the job soon after it starts, not an hour later, and then on its interval', async () => {
+      const expire = (userId: string) => h.ctx.store.db.updateTable('browser_sessions').set({ expires_at: Date.now() - 1 }).where('user_id', '=', userId).execute();
+      const goneWithin = async (userId: string, ms: number) => {
+        for (const until = Date.now() + ms; (await sessionsOf(userId)) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 25));
+        return (await sessionsOf(userId)) === 0;
+      };
+      const [first, second, third] = [await signedInBrowser(h), await signedInBrowser(h), await signedInBrowser(h)];
+      await expire(first.userId);
+      // An hour's interval: only the first run, soon after start, can remove it.
+      let stop = startOAuthJobs(h.ctx, { firstRunMs: 50, intervalMs: 3_600_000 });
+      try {
+        assert.ok(await goneWithin(first.userId, 15_000), 'the first run came soon after start');
+      } finally {
+        stop();
+      }
+      await expire(second.userId);
+      stop = startOAuthJobs(h.ctx, { firstRunMs: 0, intervalMs: 100 });
+      try {
+        assert.ok(await goneWithin(second.userId, 15_000), 'the first run');
+        await expire(third.userId);
+        assert.ok(await goneWithin(third.userId, 15_000), 'a later run, on the interval');
+      } finally {
+        stop();
+      }
     });
 
     it('expired access and refresh tokens are refused, and the job removes them (a backlog in batches) but no live or rotated-and-live one', async () => {
