@@ -10,10 +10,7 @@ export class UsageError extends Error {
 }
 
 /** What a command's store meets outside its queries (SQLite's checkpoints), on stderr: a command has no service log. */
-export const commandStoreLog: CheckpointLog = {
-  warn: (details, message) => writeStoreLine(details, message),
-  info: (details, message) => writeStoreLine(details, message),
-};
+export const commandStoreLog: CheckpointLog = { warn: writeStoreLine, info: writeStoreLine };
 
 function writeStoreLine(details: { err?: unknown }, message: string): void {
   process.stderr.write(`agent-access: ${message}${typeof details.err === 'string' ? ` (${details.err})` : ''}\n`);

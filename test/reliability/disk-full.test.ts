@@ -14,6 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { MAIN, runCli } from '../support/cli.ts';
 import { serveOnFreePort, type ServeProcess } from '../support/serve-process.ts';
 import { registerClient } from './support/oauth-flow.ts';
+import { waitUntil } from '../support/wait-until.ts';
 import { FAILURE_REPORT_EVERY_MS } from '../../src/store/sqlite-checkpointer.ts';
 
 const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
@@ -23,11 +24,6 @@ const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
  * the hard one could not be undone without CAP_SYS_RESOURCE, which a container may not grant.
  */
 const limitFileSize = (pid: number, bytes: number | 'unlimited') => execFileSync('prlimit', [`--pid=${pid}`, `--fsize=${bytes}:unlimited`]);
-
-/** Waits, up to 30 s, for `done`; the assertion after it says what failed. */
-async function waitUntil(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done() && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-}
 
 const logLines = (output: string, message: string) =>
   output
@@ -62,10 +58,9 @@ describe('SQLite on a full disk (the database file cannot grow)', { skip: !hasPr
     // is all it may have.
     await registerClient(server.base);
     const probe = new DatabaseSync(path);
-    const checkpoint = () => probe.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { busy: number; log: number; checkpointed: number };
-    let copied = checkpoint();
+    let copied = { busy: 1, log: 0, checkpointed: 0 };
     // Busy while the worker checkpoints at the same moment: again.
-    await waitUntil(() => (copied = checkpoint()).busy === 0 && copied.checkpointed === copied.log);
+    await waitUntil(() => (copied = probe.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as typeof copied).busy === 0 && copied.checkpointed === copied.log);
     probe.close();
     assert.deepEqual([copied.busy, copied.checkpointed], [0, copied.log], 'the log was copied whole');
     const full = statSync(path).size;

@@ -15,12 +15,16 @@ import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { applyPragmas, WAL_AUTOCHECKPOINT_PAGES, WAL_CAP_PAGES } from '../../src/store/sqlite.ts';
 import { startCheckpointer, WRITE_POLL_MS, type Checkpointer } from '../../src/store/sqlite-checkpointer.ts';
+import { waitUntil } from '../support/wait-until.ts';
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
-/** Waits, up to 30 s, for the worker thread to make `done` true; the assertion after it says what failed. */
-async function waitUntil(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done() && waited < 30_000; waited += 50) await sleep(50);
+/** A path the checkpoint worker cannot open as a database (a directory), whose log looks written. */
+function unopenablePath(dir: string): string {
+  const path = join(dir, 'not-a-database');
+  mkdirSync(path);
+  writeFileSync(`${path}-wal`, 'x');
+  return path;
 }
 
 /** One commit that writes about `pages` pages: rows of one page's worth of random bytes. */
@@ -103,10 +107,7 @@ describe('the checkpoint worker', () => {
   it('tells the log when its worker cannot open the database, and the serving connection checkpoints in line again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
     const db = new DatabaseSync(join(dir, 'x.db'));
-    // A path the worker cannot open as a database (a directory), whose log looks written.
-    const path = join(dir, 'not-a-database');
-    mkdirSync(path);
-    writeFileSync(`${path}-wal`, 'x');
+    const path = unopenablePath(dir);
     const warnings: { details: object; message: string }[] = [];
     const log = { warn: (details: object, message: string) => warnings.push({ details, message }), info: () => {} };
     let checkpointer: Checkpointer | undefined;
@@ -128,6 +129,7 @@ describe('the checkpoint worker', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
   it('does not keep a process alive that never stops it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
     const script = `
@@ -153,17 +155,16 @@ describe('the checkpoint worker', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
   it("prints the same reports on a command's stderr, where there is no service log", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aas-ckpt-'));
+    const path = unopenablePath(dir);
     const script = `
-      import { mkdirSync, writeFileSync } from 'node:fs';
       import { DatabaseSync } from 'node:sqlite';
       import { commandStoreLog } from ${JSON.stringify(new URL('../../src/cli/admin-common.ts', import.meta.url).href)};
       import { startCheckpointer } from ${JSON.stringify(new URL('../../src/store/sqlite-checkpointer.ts', import.meta.url).href)};
       const db = new DatabaseSync(${JSON.stringify(join(dir, 'x.db'))});
-      const path = ${JSON.stringify(join(dir, 'not-a-database'))};
-      mkdirSync(path);
-      writeFileSync(path + '-wal', 'x');
+      const path = ${JSON.stringify(path)};
       // Held open until the first report (or 20 s): the checkpointer's own timers do not hold it.
       const deadline = setTimeout(() => {}, 20_000);
       startCheckpointer(path, db, { ...commandStoreLog, warn: (details, message) => (commandStoreLog.warn(details, message), clearTimeout(deadline)) });`;
