@@ -4,10 +4,12 @@
 // attempts.
 // The only place expired rows are deleted: request paths never clean up, and every read checks
 // expiry itself, so a row the job has not reached yet is still never honoured. Started by the
-// service; the timer never holds the process.
+// service; the timer never holds the process. Every instance runs the timer; of instances sharing a
+// database, only the one that claims a run (store/job-runs.ts) runs it.
 import type { AppContext } from '../http/context.ts';
 import { recordAuditEvent } from '../store/audit-events.ts';
 import { now } from '../store/ids.ts';
+import { claimJobRun } from '../store/job-runs.ts';
 import { deleteCodesExpiredBefore } from '../store/oauth-codes.ts';
 import { clearGraceResponses, deleteTokensExpiredBefore } from '../store/oauth-grants.ts';
 import { deletePendingRequestsExpiredBefore } from '../store/oauth-pending-requests.ts';
@@ -37,15 +39,40 @@ export async function collectAbandonedClients(ctx: AppContext, at: number = now(
   return ids;
 }
 
-export async function housekeeping(ctx: AppContext, at: number = now()): Promise<void> {
-  await collectAbandonedClients(ctx, at);
-  await deleteCodesExpiredBefore(ctx.store.db, at - 24 * 3600 * 1000);
-  await deleteTokensExpiredBefore(ctx.store.db, at);
-  await deletePendingRequestsExpiredBefore(ctx.store.db, at);
-  await clearGraceResponses(ctx.store.db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
-  await deleteSessionsExpiredBefore(ctx.store.db, at);
-  await deleteLoginStatesExpiredBefore(ctx.store.db, at);
+/** What one run removed (or, for grace responses, cleared), by kind. */
+export type HousekeepingResult = {
+  abandonedClients: number;
+  codes: number;
+  accessTokens: number;
+  refreshTokens: number;
+  pendingRequests: number;
+  graceResponses: number;
+  sessions: number;
+  loginStates: number;
+};
+
+export async function housekeeping(ctx: AppContext, at: number = now()): Promise<HousekeepingResult> {
+  const db = ctx.store.db;
+  const abandonedClients = (await collectAbandonedClients(ctx, at)).length;
+  const codes = await deleteCodesExpiredBefore(db, at - 24 * 3600 * 1000);
+  const tokens = await deleteTokensExpiredBefore(db, at);
+  const pendingRequests = await deletePendingRequestsExpiredBefore(db, at);
+  const graceResponses = await clearGraceResponses(db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
+  const sessions = await deleteSessionsExpiredBefore(db, at);
+  const loginStates = await deleteLoginStatesExpiredBefore(db, at);
+  return { abandonedClients, codes, ...tokens, pendingRequests, graceResponses, sessions, loginStates };
 }
+
+/** The job's name in `job_runs`, where instances sharing a database claim each run. */
+export const HOUSEKEEPING_JOB = 'oauth-housekeeping';
+
+/**
+ * A run is claimed when the last one (by any instance sharing the database) started at least this
+ * share of the interval ago. Less than the whole interval, so the instance that ran it last claims
+ * it again at its next tick despite timers' drift and clocks' skew between instances; any instance
+ * takes over within two intervals when that one stops.
+ */
+export const JOB_CLAIM_SHARE = 0.9;
 
 /**
  * The first run, this long after start: out of start-up's way, and soon enough that a service
@@ -54,13 +81,22 @@ export async function housekeeping(ctx: AppContext, at: number = now()): Promise
  */
 export const JOB_FIRST_RUN_MS = 60 * 1000;
 
-/** Runs housekeeping a minute after start and hourly after that (sooner in tests); returns the stop function. */
+/**
+ * Runs housekeeping a minute after start and hourly after that (sooner in tests), where this
+ * instance claims the run (`JOB_CLAIM_SHARE`); logs what each run removed. Returns the stop function.
+ */
 export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS, intervalMs = JOB_INTERVAL_MS }: { firstRunMs?: number; intervalMs?: number } = {}): () => void {
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    housekeeping(ctx)
+    const started = now();
+    claimJobRun(ctx.store.db, HOUSEKEEPING_JOB, started, intervalMs * JOB_CLAIM_SHARE)
+      .then(async (claimed) => {
+        if (!claimed) return ctx.logger.debug('oauth housekeeping skipped: it ran less than an interval ago (here or on another instance)');
+        const removed = await housekeeping(ctx, started);
+        ctx.logger.info({ removed, ms: now() - started }, 'oauth housekeeping done');
+      })
       .catch((error: unknown) => ctx.logger.error({ err: error }, 'oauth housekeeping failed'))
       .finally(() => {
         running = false;

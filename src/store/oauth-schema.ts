@@ -85,6 +85,12 @@ export type AuditEventsTable = {
   created_at: number;
 };
 
+/** Periodic jobs' last starts, shared by every instance (store/job-runs.ts). */
+export type JobRunsTable = {
+  name: string;
+  started_at: number;
+};
+
 export type OAuthDatabase = {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
@@ -93,4 +99,5 @@ export type OAuthDatabase = {
   oauth_consents: OAuthConsentsTable;
   oauth_pending_requests: OAuthPendingRequestsTable;
   audit_events: AuditEventsTable;
+  job_runs: JobRunsTable;
 };

@@ -2,10 +2,14 @@
 // paths never clean up). Time passing is simulated by moving a row's expiry into the past.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { pino } from 'pino';
 import { housekeeping, startOAuthJobs } from '../../src/auth-server/jobs.ts';
 import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/index.ts';
 import { keyedHash } from '../../src/auth-server/secrets.ts';
 import { EXPIRED_TOKEN_BATCH, findGrant } from '../../src/store/oauth-grants.ts';
+import { claimJobRun } from '../../src/store/job-runs.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import type { AppContext } from '../../src/http/context.ts';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
 import { saveLoginState } from '../../src/identity/upstream/login-states.ts';
 import { dialectsUnderTest } from '../support/databases.ts';
@@ -20,6 +24,9 @@ for (const dialect of dialectsUnderTest()) {
     });
     after(async () => h.close());
 
+    /** Two more instances' stores: their own connections to the harness's database. */
+    const twoMoreConnections = (): Store[] =>
+      [1, 2].map(() => openStore(h.databaseUrl.startsWith('sqlite:') ? { kind: 'sqlite', path: h.databaseUrl.slice('sqlite:'.length) } : { kind: 'postgres', url: h.databaseUrl, poolMax: 2 }));
     const sessionsOf = async (userId: string) => (await h.ctx.store.db.selectFrom('browser_sessions').select('id_hash').where('user_id', '=', userId).execute()).length;
 
     it('an ended browser session signs no one in, and the job removes it but not a live one', async () => {
@@ -61,6 +68,49 @@ for (const dialect of dialectsUnderTest()) {
         assert.ok(await goneWithin(third.userId, 15_000), 'a later run, on the interval');
       } finally {
         stop();
+      }
+    });
+
+    it('instances sharing the database run the job once between them, and each run logs what it removed', async () => {
+      const stores = twoMoreConnections();
+      const logs: Array<Array<{ msg: string; removed?: { sessions: number } }>> = [[], [], []];
+      // Three instances, each with its own log.
+      const instances: AppContext[] = [h.ctx, ...stores.map((store) => ({ ...h.ctx, store }))].map((ctx, i) => ({
+        ...ctx,
+        logger: pino({ level: 'debug' }, { write: (line: string) => void logs[i]!.push(JSON.parse(line)) }),
+      }));
+      const ended = await signedInBrowser(h);
+      await h.ctx.store.db.updateTable('browser_sessions').set({ expires_at: Date.now() - 1 }).where('user_id', '=', ended.userId).execute();
+      await h.ctx.store.db.deleteFrom('job_runs').execute();
+      const stops = instances.map((ctx) => startOAuthJobs(ctx, { firstRunMs: 0, intervalMs: 3_600_000 }));
+      try {
+        const outcomes = () => logs.flat().filter((l) => /^oauth housekeeping (done|skipped)/.test(l.msg));
+        await waitUntil(() => outcomes().length === 3, 15_000);
+        const done = logs.flat().filter((l) => l.msg === 'oauth housekeeping done');
+        assert.equal(done.length, 1, `one instance ran it: ${JSON.stringify(logs)}`);
+        assert.equal(outcomes().length, 3, 'the other two skipped it');
+        assert.ok((done[0]?.removed?.sessions ?? 0) >= 1, 'the run says what it removed');
+        assert.equal(await sessionsOf(ended.userId), 0);
+      } finally {
+        stops.forEach((stop) => stop());
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
+    it('a claim succeeds for one of many callers at once, and again only once the gap has passed', async () => {
+      const stores = twoMoreConnections();
+      try {
+        const dbs = [h.ctx.store.db, ...stores.map((s) => s.db)];
+        const at = Date.now();
+        const gap = 60_000;
+        const first = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJobRun(dbs[i % 3]!, 'test-job', at, gap)));
+        assert.equal(first.filter(Boolean).length, 1, 'one of twelve claims at once');
+        assert.equal(await claimJobRun(dbs[1]!, 'test-job', at + gap - 1, gap), false, 'not before the gap has passed');
+        const later = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJobRun(dbs[i % 3]!, 'test-job', at + gap, gap)));
+        assert.equal(later.filter(Boolean).length, 1, 'one again once it has');
+        assert.equal(await claimJobRun(dbs[2]!, 'another-test-job', at + 1, gap), true, 'each job is claimed on its own');
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
       }
     });
 

@@ -24,6 +24,7 @@ import * as dealSearchIndex from './0021-deal-search-index.ts';
 import * as meetingStartOwner from './0022-meeting-start-owner.ts';
 import * as listLookupIndexes from './0023-list-lookup-indexes.ts';
 import * as tokenExpiryIndexes from './0024-token-expiry-indexes.ts';
+import * as jobRuns from './0025-job-runs.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-meeting-start-owner': meetingStartOwner,
   '0023-list-lookup-indexes': listLookupIndexes,
   '0024-token-expiry-indexes': tokenExpiryIndexes,
+  '0025-job-runs': jobRuns,
 };
