@@ -17,11 +17,15 @@ import { deleteLoginStatesExpiredBefore, deleteSessionsExpiredBefore } from '../
 
 export const JOB_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Deletes dynamic and metadata-document clients unused since the cutoff that have no grant used since then. */
+/**
+ * Deletes dynamic and metadata-document clients unused since the cutoff that have no grant used
+ * since then, then their remembered consents, and audits each. One statement picks and deletes the
+ * clients, and only those it deleted lose their consents: a client used meanwhile keeps both.
+ */
 export async function collectAbandonedClients(ctx: AppContext, at: number = now()): Promise<string[]> {
   const cutoff = at - ctx.config.oauth.clientTtlDays * 24 * 3600 * 1000;
   const db = ctx.store.db;
-  const abandoned = await db
+  const abandoned = db
     .selectFrom('oauth_clients as c')
     .select('c.client_id')
     .where('c.kind', '!=', 'first_party')
@@ -29,12 +33,11 @@ export async function collectAbandonedClients(ctx: AppContext, at: number = now(
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null).where('g.last_used_at', '>=', cutoff))),
     )
-    .limit(1000)
-    .execute();
-  const ids = abandoned.map((r) => r.client_id);
+    .limit(1000);
+  const removed = await db.deleteFrom('oauth_clients').where('client_id', 'in', abandoned).where('last_used_at', '<', cutoff).returning('client_id').execute();
+  const ids = removed.map((r) => r.client_id);
   if (ids.length === 0) return [];
   await db.deleteFrom('oauth_consents').where('client_id', 'in', ids).execute();
-  await db.deleteFrom('oauth_clients').where('client_id', 'in', ids).where('last_used_at', '<', cutoff).execute();
   for (const clientId of ids) await recordAuditEvent(db, { kind: 'client_removed', clientId, detail: { reason: 'abandoned' } });
   return ids;
 }

@@ -180,6 +180,9 @@ describe('dynamic client registration (RFC 7591, RFC 7592)', () => {
     assert.ok(!removed.includes(granted));
     assert.equal(await findClient(h.ctx.store.db, idle), undefined);
     assert.ok(await findClient(h.ctx.store.db, used));
+    assert.equal((await listAuditEvents(h.ctx.store.db, { kind: 'client_removed', clientId: idle })).length, 1, 'the removal is audited');
+    for (const kept of [used, granted]) assert.equal((await listAuditEvents(h.ctx.store.db, { kind: 'client_removed', clientId: kept })).length, 0, 'a kept client has no removal event');
+    assert.deepEqual(await collectAbandonedClients(h.ctx), [], 'a second run finds nothing left');
   });
 });
 
