@@ -1,13 +1,13 @@
 // Periodic housekeeping: remove abandoned clients (AS-64, P12: registrations unused for
 // OAUTH_CLIENT_TTL_DAYS, a lease renewed at most hourly on use), expired codes, tokens and pending
-// requests, grace-window responses past their window, and identity's ended sessions and sign-in
-// attempts.
+// requests, grace-window responses past their window, identity's ended sessions and sign-in
+// attempts, and audit events past AUDIT_RETENTION_DAYS.
 // The only place expired rows are deleted: request paths never clean up, and every read checks
 // expiry itself, so a row the job has not reached yet is still never honoured. Started by the
 // service; the timer never holds the process. Every instance runs the timer; of instances sharing a
 // database, only the one that claims a run (store/job-runs.ts) runs it.
 import type { AppContext } from '../http/context.ts';
-import { recordAuditEvent } from '../store/audit-events.ts';
+import { deleteAuditEventsBefore, recordAuditEvent } from '../store/audit-events.ts';
 import { now } from '../store/ids.ts';
 import { claimJobRun } from '../store/job-runs.ts';
 import { deleteCodesExpiredBefore } from '../store/oauth-codes.ts';
@@ -52,6 +52,7 @@ export type HousekeepingResult = {
   graceResponses: number;
   sessions: number;
   loginStates: number;
+  auditEvents: number;
 };
 
 export async function housekeeping(ctx: AppContext, at: number = now()): Promise<HousekeepingResult> {
@@ -63,7 +64,9 @@ export async function housekeeping(ctx: AppContext, at: number = now()): Promise
   const graceResponses = await clearGraceResponses(db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
   const sessions = await deleteSessionsExpiredBefore(db, at);
   const loginStates = await deleteLoginStatesExpiredBefore(db, at);
-  return { abandonedClients, codes, ...tokens, pendingRequests, graceResponses, sessions, loginStates };
+  const retentionDays = ctx.config.oauth.auditRetentionDays;
+  const auditEvents = retentionDays === 0 ? 0 : await deleteAuditEventsBefore(db, at - retentionDays * 24 * 3600 * 1000);
+  return { abandonedClients, codes, ...tokens, pendingRequests, graceResponses, sessions, loginStates, auditEvents };
 }
 
 /** The job's name in `job_runs`, where instances sharing a database claim each run. */

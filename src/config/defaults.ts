@@ -73,6 +73,10 @@ export const variables = {
   REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS: { default: '7776000', description: 'A grant and its refresh tokens end this long (90 days) after the user consented, whatever the use.' },
   REFRESH_GRACE_SECONDS: { default: '30', description: 'Window (0–30 s) in which an identical retried refresh gets the same response instead of reuse detection.' },
   OAUTH_CLIENT_TTL_DAYS: { default: '30', description: 'Registered (DCR or metadata-document) clients unused this many days are removed by a periodic job.' },
+  AUDIT_RETENTION_DAYS: {
+    default: '365',
+    description: 'Audit events (sign-ins refused, consents, tokens issued and refreshed, revocations, clients registered and removed) older than this many days are deleted by the hourly job; 0 keeps them forever.',
+  },
   OAUTH_REGISTER_PER_HOUR: {
     default: '600',
     description: 'Client registrations per hour from one IP address (20× that across all addresses). High on purpose: hosted clients register from shared ranges.',

@@ -48,6 +48,8 @@ export type Config = {
     refreshAbsoluteTtlSeconds: number;
     refreshGraceSeconds: number;
     clientTtlDays: number;
+    /** Audit events older than this are deleted by the housekeeping job; 0 = kept forever. */
+    auditRetentionDays: number;
     allowHttpLocalhostClientMetadata: boolean;
     rateLimits: { registerPerHour: number; requestsPerMinute: number };
   };
@@ -160,6 +162,7 @@ const schemas = {
   REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS: intIn(60, 63_072_000),
   REFRESH_GRACE_SECONDS: intIn(0, 30),
   OAUTH_CLIENT_TTL_DAYS: intIn(1, 3650),
+  AUDIT_RETENTION_DAYS: intIn(0, 36_500),
   CLIENT_METADATA_ALLOW_HTTP_LOCALHOST: boolText,
   MCP_CONFORMANCE_MODE: boolText,
   OAUTH_REGISTER_PER_HOUR: intIn(1, 1_000_000),
@@ -254,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
       refreshAbsoluteTtlSeconds: p.REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS,
       refreshGraceSeconds: p.REFRESH_GRACE_SECONDS,
       clientTtlDays: p.OAUTH_CLIENT_TTL_DAYS,
+      auditRetentionDays: p.AUDIT_RETENTION_DAYS,
       allowHttpLocalhostClientMetadata: p.CLIENT_METADATA_ALLOW_HTTP_LOCALHOST,
       rateLimits: { registerPerHour: p.OAUTH_REGISTER_PER_HOUR, requestsPerMinute: p.OAUTH_REQUESTS_PER_MINUTE },
     },

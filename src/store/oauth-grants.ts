@@ -2,10 +2,10 @@
 // Tokens are keyed by their HMAC hash; a revoked grant makes every token under it dead, so revoking
 // a grant is one UPDATE and verification joins the grant.
 import type { Kysely } from 'kysely';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from './schema.ts';
 import type { OAuthGrantsTable } from './oauth-schema.ts';
 import { prepare } from './prepared.ts';
+import { deleteInSteps } from './delete-in-steps.ts';
 
 export type Grant = {
   id: string;
@@ -273,13 +273,7 @@ export async function deleteTokensExpiredBefore(db: Kysely<Database>, cutoff: nu
   return { accessTokens: await deleteExpired(db, 'oauth_access_tokens', cutoff), refreshTokens: await deleteExpired(db, 'oauth_refresh_tokens', cutoff) };
 }
 
-async function deleteExpired(db: Kysely<Database>, table: 'oauth_access_tokens' | 'oauth_refresh_tokens', cutoff: number): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const expired = db.selectFrom(table).select('token_hash').where('expires_at', '<', cutoff).limit(EXPIRED_TOKEN_BATCH);
-    const n = Number((await db.deleteFrom(table).where('token_hash', 'in', expired).executeTakeFirst()).numDeletedRows);
-    deleted += n;
-    if (n < EXPIRED_TOKEN_BATCH) return deleted;
-    await nextTurn();
-  }
+function deleteExpired(db: Kysely<Database>, table: 'oauth_access_tokens' | 'oauth_refresh_tokens', cutoff: number): Promise<number> {
+  const expired = db.selectFrom(table).select('token_hash').where('expires_at', '<', cutoff).limit(EXPIRED_TOKEN_BATCH);
+  return deleteInSteps(async () => Number((await db.deleteFrom(table).where('token_hash', 'in', expired).executeTakeFirst()).numDeletedRows), EXPIRED_TOKEN_BATCH);
 }

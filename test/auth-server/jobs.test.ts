@@ -8,6 +8,8 @@ import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/ind
 import { keyedHash } from '../../src/auth-server/secrets.ts';
 import { EXPIRED_TOKEN_BATCH, findGrant } from '../../src/store/oauth-grants.ts';
 import { claimJobRun } from '../../src/store/job-runs.ts';
+import { AUDIT_DELETE_BATCH } from '../../src/store/audit-events.ts';
+import { newId } from '../../src/store/ids.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import type { AppContext } from '../../src/http/context.ts';
 import { createBrowserIdentity } from '../../src/identity/index.ts';
@@ -161,6 +163,27 @@ for (const dialect of dialectsUnderTest()) {
       assert.equal((await refresh(rotated)).body.error, 'invalid_grant');
       assert.notEqual((await findGrant(db, grantId))?.revokedAt ?? null, null, 'its grant is revoked');
       assert.equal((await refresh(successor)).body.error, 'invalid_grant');
+    });
+
+    it('audit events older than AUDIT_RETENTION_DAYS are deleted (a backlog in steps), newer ones kept; 0 keeps them all', async () => {
+      const db = h.ctx.store.db;
+      const day = 24 * 3600 * 1000;
+      const at = Date.now();
+      const cutoff = at - h.ctx.config.oauth.auditRetentionDays * day;
+      assert.equal(h.ctx.config.oauth.auditRetentionDays, 365, 'the documented default');
+      const event = (createdAt: number, label: string) => ({ id: newId('aud', createdAt), org_id: 'org_audit', user_id: null, client_id: label, kind: 'tokens_refreshed', detail: '{}', ip: null, user_agent: null, created_at: createdAt });
+      const backlog = 2 * AUDIT_DELETE_BATCH + 3;
+      await db.insertInto('audit_events').values(Array.from({ length: backlog }, (_, i) => event(cutoff - 30 * day - i * 60_000, 'old'))).execute();
+      await db.insertInto('audit_events').values([event(cutoff - 1, 'just-past'), event(cutoff, 'at-cutoff'), event(cutoff + 60_000, 'within'), event(at, 'recent')]).execute();
+      const labels = async () => (await db.selectFrom('audit_events').select('client_id').where('org_id', '=', 'org_audit').execute()).map((r) => r.client_id);
+
+      const keepAll = { ...h.ctx, config: { ...h.ctx.config, oauth: { ...h.ctx.config.oauth, auditRetentionDays: 0 } } };
+      assert.equal((await housekeeping(keepAll, at)).auditEvents, 0);
+      assert.equal((await labels()).length, backlog + 4, 'AUDIT_RETENTION_DAYS=0 keeps every event');
+
+      const removed = await housekeeping(h.ctx, at);
+      assert.equal(removed.auditEvents, backlog + 1);
+      assert.deepEqual((await labels()).sort(), ['at-cutoff', 'recent', 'within']);
     });
 
     it('an expired upstream sign-in attempt is refused at the callback, and the job removes expired attempts only', async () => {
