@@ -77,7 +77,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   }).catch(async (error: unknown) => {
-    stopOAuthJobs();
+    void stopOAuthJobs();
     await Promise.allSettled([store.close(), limits.close()]);
     throw error;
   });
@@ -89,7 +89,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     stopping ??= (async () => {
       logger.info({ reason }, 'shutting down: no new connections, finishing in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      stopOAuthJobs();
+      void stopOAuthJobs();
       server.closeIdleConnections();
       const force = setTimeout(() => {
         logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing remaining connections');

@@ -9,7 +9,7 @@
 import type { AppContext } from '../http/context.ts';
 import { deleteAuditEventsBefore, recordAuditEvent } from '../store/audit-events.ts';
 import { now } from '../store/ids.ts';
-import { claimJobRun } from '../store/job-runs.ts';
+import { claimJobRun, releaseJobRun } from '../store/job-runs.ts';
 import { deleteCodesExpiredBefore } from '../store/oauth-codes.ts';
 import { clearGraceResponses, deleteTokensExpiredBefore } from '../store/oauth-grants.ts';
 import { deletePendingRequestsExpiredBefore } from '../store/oauth-pending-requests.ts';
@@ -19,27 +19,30 @@ export const JOB_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes dynamic and metadata-document clients unused since the cutoff that have no grant used
- * since then, then their remembered consents, and audits each. One statement picks and deletes the
+ * since then, with their remembered consents, and audits each. One statement picks and deletes the
  * clients, and only those it deleted lose their consents: a client used meanwhile keeps both.
  */
 export async function collectAbandonedClients(ctx: AppContext, at: number = now()): Promise<string[]> {
   const cutoff = at - ctx.config.oauth.clientTtlDays * 24 * 3600 * 1000;
-  const db = ctx.store.db;
-  const abandoned = db
-    .selectFrom('oauth_clients as c')
-    .select('c.client_id')
-    .where('c.kind', '!=', 'first_party')
-    .where('c.last_used_at', '<', cutoff)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null).where('g.last_used_at', '>=', cutoff))),
-    )
-    .limit(1000);
-  const removed = await db.deleteFrom('oauth_clients').where('client_id', 'in', abandoned).where('last_used_at', '<', cutoff).returning('client_id').execute();
-  const ids = removed.map((r) => r.client_id);
-  if (ids.length === 0) return [];
-  await db.deleteFrom('oauth_consents').where('client_id', 'in', ids).execute();
-  for (const clientId of ids) await recordAuditEvent(db, { kind: 'client_removed', clientId, detail: { reason: 'abandoned' } });
-  return ids;
+  // One transaction: a client removed without its consents would find them again if it came back
+  // under the same id (a metadata document's URL), and no later run would see them.
+  return ctx.store.db.transaction().execute(async (trx) => {
+    const abandoned = trx
+      .selectFrom('oauth_clients as c')
+      .select('c.client_id')
+      .where('c.kind', '!=', 'first_party')
+      .where('c.last_used_at', '<', cutoff)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oauth_grants as g').select('g.id').whereRef('g.client_id', '=', 'c.client_id').where('g.revoked_at', 'is', null).where('g.last_used_at', '>=', cutoff))),
+      )
+      .limit(1000);
+    const removed = await trx.deleteFrom('oauth_clients').where('client_id', 'in', abandoned).where('last_used_at', '<', cutoff).returning('client_id').execute();
+    const ids = removed.map((r) => r.client_id);
+    if (ids.length === 0) return [];
+    await trx.deleteFrom('oauth_consents').where('client_id', 'in', ids).execute();
+    for (const clientId of ids) await recordAuditEvent(trx, { kind: 'client_removed', clientId, detail: { reason: 'abandoned' } });
+    return ids;
+  });
 }
 
 /** What one run removed (or, for grace responses, cleared), by kind. */
@@ -75,8 +78,10 @@ export const HOUSEKEEPING_JOB = 'oauth-housekeeping';
 /**
  * A run is claimed when the last one (by any instance sharing the database) started at least this
  * share of the interval ago. Less than the whole interval, so the instance that ran it last claims
- * it again at its next tick despite timers' drift and clocks' skew between instances; any instance
- * takes over within two intervals when that one stops.
+ * it again at its next tick despite timers' drift; any instance takes over within two intervals
+ * when that one stops (with the instances' clocks in step: a start is stamped by its instance's).
+ * A run that fails gives its claim back, so the next tick anywhere tries again. A run longer than
+ * this share of the interval may overlap the next one.
  */
 export const JOB_CLAIM_SHARE = 0.9;
 
@@ -89,23 +94,30 @@ export const JOB_FIRST_RUN_MS = 60 * 1000;
 
 /**
  * Runs housekeeping a minute after start and hourly after that (sooner in tests), where this
- * instance claims the run (`JOB_CLAIM_SHARE`); logs what each run removed. Returns the stop function.
+ * instance claims the run (`JOB_CLAIM_SHARE`); logs what each run removed. Returns the stop
+ * function, whose promise settles when a run in progress has (the service does not wait for it).
  */
-export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS, intervalMs = JOB_INTERVAL_MS }: { firstRunMs?: number; intervalMs?: number } = {}): () => void {
-  let running = false;
-  const run = () => {
-    if (running) return;
-    running = true;
+export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS, intervalMs = JOB_INTERVAL_MS }: { firstRunMs?: number; intervalMs?: number } = {}): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const claimGapMs = Math.floor(intervalMs * JOB_CLAIM_SHARE);
+  const runOnce = async () => {
     const started = now();
-    claimJobRun(ctx.store.db, HOUSEKEEPING_JOB, started, intervalMs * JOB_CLAIM_SHARE)
-      .then(async (claimed) => {
-        if (!claimed) return ctx.logger.debug('oauth housekeeping skipped: it ran less than an interval ago (here or on another instance)');
-        const removed = await housekeeping(ctx, started);
-        ctx.logger.info({ removed, ms: now() - started }, 'oauth housekeeping done');
-      })
+    if (!(await claimJobRun(ctx.store.db, HOUSEKEEPING_JOB, started, claimGapMs))) {
+      return ctx.logger.debug('oauth housekeeping skipped: it started less than 0.9 of an interval ago (here or on another instance)');
+    }
+    try {
+      const removed = await housekeeping(ctx, started);
+      ctx.logger.info({ removed, ms: now() - started }, 'oauth housekeeping done');
+    } catch (error) {
+      await releaseJobRun(ctx.store.db, HOUSEKEEPING_JOB, started);
+      throw error;
+    }
+  };
+  const run = () => {
+    running ??= runOnce()
       .catch((error: unknown) => ctx.logger.error({ err: error }, 'oauth housekeeping failed'))
       .finally(() => {
-        running = false;
+        running = undefined;
       });
   };
   let timer = setTimeout(() => {
@@ -114,5 +126,8 @@ export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS,
     timer.unref();
   }, firstRunMs);
   timer.unref();
-  return () => clearTimeout(timer);
+  return async () => {
+    clearTimeout(timer);
+    await running;
+  };
 }

@@ -75,7 +75,7 @@ export const variables = {
   OAUTH_CLIENT_TTL_DAYS: { default: '30', description: 'Registered (DCR or metadata-document) clients unused this many days are removed by a periodic job.' },
   AUDIT_RETENTION_DAYS: {
     default: '365',
-    description: 'Audit events (sign-ins refused, consents, tokens issued and refreshed, revocations, clients registered and removed) older than this many days are deleted by the hourly job; 0 keeps them forever.',
+    description: 'Audit events of every kind (consents, tokens issued and refreshed, revocations, replays detected, clients registered and removed, sign-ins refused) older than this many days are deleted by the hourly job; 0 keeps them forever.',
   },
   OAUTH_REGISTER_PER_HOUR: {
     default: '600',

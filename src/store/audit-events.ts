@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from './schema.ts';
-import { idFloor, newId, now } from './ids.ts';
+import { newId, now } from './ids.ts';
 import { deleteInSteps } from './delete-in-steps.ts';
 import { prepare } from './prepared.ts';
 
@@ -76,8 +76,8 @@ export async function listAuditEvents(db: Kysely<Database>, filter: { kind?: Aud
 /** Audit events one statement deletes (as for expired tokens: a backlog goes in ~20 ms steps on SQLite). */
 export const AUDIT_DELETE_BATCH = 250;
 
-/** Deletes the events recorded before `cutoff`, oldest first; their ids are time-ordered, so the primary key finds them. Returns how many. */
+/** Deletes the events recorded before `cutoff`, oldest first (the index of migration 0026); returns how many. */
 export function deleteAuditEventsBefore(db: Kysely<Database>, cutoff: number): Promise<number> {
-  const old = db.selectFrom('audit_events').select('id').where('id', '<', idFloor('aud', cutoff)).orderBy('id').limit(AUDIT_DELETE_BATCH);
+  const old = db.selectFrom('audit_events').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(AUDIT_DELETE_BATCH);
   return deleteInSteps(async () => Number((await db.deleteFrom('audit_events').where('id', 'in', old).executeTakeFirst()).numDeletedRows), AUDIT_DELETE_BATCH);
 }

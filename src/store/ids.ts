@@ -24,24 +24,11 @@ function base32(bytes: Uint8Array): string {
  * Time order keeps B-tree inserts local; the random part makes ids unguessable across tenants.
  */
 export function newId(prefix: string, at: number = Date.now()): string {
-  return idOf(prefix, at, randomPooled(10));
-}
-
-/**
- * The least id `newId(prefix, at)` can make: every id made before `at` sorts below it (the same
- * length, and the alphabet's order is its characters' order), so a range of the primary key finds
- * the rows made before a time.
- */
-export function idFloor(prefix: string, at: number): string {
-  return idOf(prefix, at, new Uint8Array(10));
-}
-
-function idOf(prefix: string, at: number, random: Uint8Array): string {
   const bytes = new Uint8Array(16);
   const view = new DataView(bytes.buffer);
   view.setUint16(0, Math.floor(at / 2 ** 32));
   view.setUint32(2, at >>> 0);
-  bytes.set(random, 6);
+  bytes.set(randomPooled(10), 6);
   return `${prefix}_${base32(bytes)}`;
 }
 

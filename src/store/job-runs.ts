@@ -15,3 +15,8 @@ export async function claimJobRun(db: Kysely<Database>, name: string, at: number
     .executeTakeFirst();
   return claimed !== undefined;
 }
+
+/** Gives back the claim made at `startedAt` (a run that failed), so the next tick anywhere tries again; a later claim is left alone. */
+export async function releaseJobRun(db: Kysely<Database>, name: string, startedAt: number): Promise<void> {
+  await db.deleteFrom('job_runs').where('name', '=', name).where('started_at', '=', startedAt).execute();
+}

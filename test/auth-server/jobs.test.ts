@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
+import { sql } from 'kysely';
 import { housekeeping, startOAuthJobs } from '../../src/auth-server/jobs.ts';
 import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/index.ts';
 import { keyedHash } from '../../src/auth-server/secrets.ts';
@@ -60,7 +61,7 @@ for (const dialect of dialectsUnderTest()) {
       try {
         assert.ok(await goneWithin(first.userId, 15_000), 'the first run came soon after start');
       } finally {
-        stop();
+        await stop();
       }
       await expire(second.userId);
       stop = startOAuthJobs(h.ctx, { firstRunMs: 0, intervalMs: 100 });
@@ -69,34 +70,64 @@ for (const dialect of dialectsUnderTest()) {
         await expire(third.userId);
         assert.ok(await goneWithin(third.userId, 15_000), 'a later run, on the interval');
       } finally {
-        stop();
+        await stop();
       }
     });
 
-    it('instances sharing the database run the job once between them, and each run logs what it removed', async () => {
+    type LogLine = { msg: string; removed?: { sessions: number } };
+    /** Three instances on the harness's database (its own and two more connections), each with its own log. */
+    const threeInstances = () => {
       const stores = twoMoreConnections();
-      const logs: Array<Array<{ msg: string; removed?: { sessions: number } }>> = [[], [], []];
-      // Three instances, each with its own log.
+      const logs: LogLine[][] = [[], [], []];
       const instances: AppContext[] = [h.ctx, ...stores.map((store) => ({ ...h.ctx, store }))].map((ctx, i) => ({
         ...ctx,
         logger: pino({ level: 'debug' }, { write: (line: string) => void logs[i]!.push(JSON.parse(line)) }),
       }));
+      const lines = (msg: RegExp) => logs.flat().filter((l) => msg.test(l.msg));
+      return { instances, logs, lines, close: () => Promise.all(stores.map((store) => store.close())) };
+    };
+
+    it('instances sharing the database run the job once between them, and each run logs what it removed', async () => {
+      const { instances, logs, lines, close } = threeInstances();
       const ended = await signedInBrowser(h);
       await h.ctx.store.db.updateTable('browser_sessions').set({ expires_at: Date.now() - 1 }).where('user_id', '=', ended.userId).execute();
       await h.ctx.store.db.deleteFrom('job_runs').execute();
       const stops = instances.map((ctx) => startOAuthJobs(ctx, { firstRunMs: 0, intervalMs: 3_600_000 }));
       try {
-        const outcomes = () => logs.flat().filter((l) => /^oauth housekeeping (done|skipped)/.test(l.msg));
-        await waitUntil(() => outcomes().length === 3, 15_000);
-        const done = logs.flat().filter((l) => l.msg === 'oauth housekeeping done');
-        assert.equal(done.length, 1, `one instance ran it: ${JSON.stringify(logs)}`);
-        assert.equal(outcomes().length, 3, 'the other two skipped it');
-        assert.ok((done[0]?.removed?.sessions ?? 0) >= 1, 'the run says what it removed');
-        assert.equal(await sessionsOf(ended.userId), 0);
+        await waitUntil(() => lines(/^oauth housekeeping (done|skipped)/).length === 3, 15_000);
       } finally {
-        stops.forEach((stop) => stop());
-        await Promise.all(stores.map((store) => store.close()));
+        await Promise.all(stops.map((stop) => stop()));
+        await close();
       }
+      const done = lines(/^oauth housekeeping done$/) as LogLine[];
+      assert.equal(done.length, 1, `one instance ran it: ${JSON.stringify(logs)}`);
+      assert.equal(lines(/^oauth housekeeping skipped/).length, 2, 'the other two skipped it');
+      assert.ok((done[0]?.removed?.sessions ?? 0) >= 1, 'the run says what it removed');
+      assert.equal(await sessionsOf(ended.userId), 0);
+    });
+
+    it('a run that fails gives its claim back, so the next tick on any instance runs it', async () => {
+      const { instances, logs, lines, close } = threeInstances();
+      const db = h.ctx.store.db;
+      await db.deleteFrom('job_runs').execute();
+      // The run's last step fails while its table is away.
+      await sql`alter table upstream_login_states rename to upstream_login_states_away`.execute(db);
+      try {
+        const stop = startOAuthJobs(instances[0]!, { firstRunMs: 0, intervalMs: 3_600_000 });
+        await waitUntil(() => lines(/^oauth housekeeping failed$/).length === 1, 15_000);
+        await stop();
+      } finally {
+        await sql`alter table upstream_login_states_away rename to upstream_login_states`.execute(db);
+      }
+      assert.equal(lines(/^oauth housekeeping failed$/).length, 1, JSON.stringify(logs));
+      const stop = startOAuthJobs(instances[1]!, { firstRunMs: 0, intervalMs: 3_600_000 });
+      try {
+        await waitUntil(() => lines(/^oauth housekeeping (done|skipped)/).length === 1, 15_000);
+      } finally {
+        await stop();
+        await close();
+      }
+      assert.equal(lines(/^oauth housekeeping done$/).length, 1, `another instance ran it at once: ${JSON.stringify(logs)}`);
     });
 
     it('a claim succeeds for one of many callers at once, and again only once the gap has passed', async () => {
@@ -177,9 +208,11 @@ for (const dialect of dialectsUnderTest()) {
       await db.insertInto('audit_events').values([event(cutoff - 1, 'just-past'), event(cutoff, 'at-cutoff'), event(cutoff + 60_000, 'within'), event(at, 'recent')]).execute();
       const labels = async () => (await db.selectFrom('audit_events').select('client_id').where('org_id', '=', 'org_audit').execute()).map((r) => r.client_id);
 
-      const keepAll = { ...h.ctx, config: { ...h.ctx.config, oauth: { ...h.ctx.config.oauth, auditRetentionDays: 0 } } };
-      assert.equal((await housekeeping(keepAll, at)).auditEvents, 0);
-      assert.equal((await labels()).length, backlog + 4, 'AUDIT_RETENTION_DAYS=0 keeps every event');
+      const retaining = (auditRetentionDays: number) => ({ ...h.ctx, config: { ...h.ctx.config, oauth: { ...h.ctx.config.oauth, auditRetentionDays } } });
+      for (const days of [0, 36_500]) {
+        assert.equal((await housekeeping(retaining(days), at)).auditEvents, 0);
+        assert.equal((await labels()).length, backlog + 4, `AUDIT_RETENTION_DAYS=${days} keeps every event`);
+      }
 
       const removed = await housekeeping(h.ctx, at);
       assert.equal(removed.auditEvents, backlog + 1);

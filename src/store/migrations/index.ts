@@ -25,6 +25,7 @@ import * as meetingStartOwner from './0022-meeting-start-owner.ts';
 import * as listLookupIndexes from './0023-list-lookup-indexes.ts';
 import * as tokenExpiryIndexes from './0024-token-expiry-indexes.ts';
 import * as jobRuns from './0025-job-runs.ts';
+import * as auditEventTimeIndex from './0026-audit-event-time-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-list-lookup-indexes': listLookupIndexes,
   '0024-token-expiry-indexes': tokenExpiryIndexes,
   '0025-job-runs': jobRuns,
+  '0026-audit-event-time-index': auditEventTimeIndex,
 };
