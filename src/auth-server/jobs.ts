@@ -24,8 +24,9 @@ export const JOB_INTERVAL_MS = 60 * 60 * 1000;
  */
 export async function collectAbandonedClients(ctx: AppContext, at: number = now()): Promise<string[]> {
   const cutoff = at - ctx.config.oauth.clientTtlDays * 24 * 3600 * 1000;
-  // One transaction: a client removed without its consents would find them again if it came back
-  // under the same id (a metadata document's URL), and no later run would see them.
+  // One transaction: a client removed without its consents (a run failing between the two) would
+  // find them again if it came back under the same id (a metadata document's URL), and no later
+  // run would see them.
   return ctx.store.db.transaction().execute(async (trx) => {
     const abandoned = trx
       .selectFrom('oauth_clients as c')
@@ -109,7 +110,8 @@ export function startOAuthJobs(ctx: AppContext, { firstRunMs = JOB_FIRST_RUN_MS,
       const removed = await housekeeping(ctx, started);
       ctx.logger.info({ removed, ms: now() - started }, 'oauth housekeeping done');
     } catch (error) {
-      await releaseJobRun(ctx.store.db, HOUSEKEEPING_JOB, started);
+      // The run's own error is the one logged; a release that fails too (a store closed at shutdown) leaves the claim to lapse.
+      await releaseJobRun(ctx.store.db, HOUSEKEEPING_JOB, started).catch((releaseError: unknown) => ctx.logger.warn({ err: releaseError }, 'oauth housekeeping claim not given back'));
       throw error;
     }
   };

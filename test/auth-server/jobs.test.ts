@@ -8,7 +8,7 @@ import { housekeeping, startOAuthJobs } from '../../src/auth-server/jobs.ts';
 import { createTokenVerifier, issueGrantTokens } from '../../src/auth-server/index.ts';
 import { keyedHash } from '../../src/auth-server/secrets.ts';
 import { EXPIRED_TOKEN_BATCH, findGrant } from '../../src/store/oauth-grants.ts';
-import { claimJobRun } from '../../src/store/job-runs.ts';
+import { claimJobRun, releaseJobRun } from '../../src/store/job-runs.ts';
 import { AUDIT_DELETE_BATCH } from '../../src/store/audit-events.ts';
 import { newId } from '../../src/store/ids.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
@@ -109,25 +109,25 @@ for (const dialect of dialectsUnderTest()) {
     it('a run that fails gives its claim back, so the next tick on any instance runs it', async () => {
       const { instances, logs, lines, close } = threeInstances();
       const db = h.ctx.store.db;
-      await db.deleteFrom('job_runs').execute();
-      // The run's last step fails while its table is away.
-      await sql`alter table upstream_login_states rename to upstream_login_states_away`.execute(db);
       try {
-        const stop = startOAuthJobs(instances[0]!, { firstRunMs: 0, intervalMs: 3_600_000 });
-        await waitUntil(() => lines(/^oauth housekeeping failed$/).length === 1, 15_000);
-        await stop();
-      } finally {
-        await sql`alter table upstream_login_states_away rename to upstream_login_states`.execute(db);
-      }
-      assert.equal(lines(/^oauth housekeeping failed$/).length, 1, JSON.stringify(logs));
-      const stop = startOAuthJobs(instances[1]!, { firstRunMs: 0, intervalMs: 3_600_000 });
-      try {
+        await db.deleteFrom('job_runs').execute();
+        // One of the run's steps fails while its table is away.
+        await sql`alter table upstream_login_states rename to upstream_login_states_away`.execute(db);
+        try {
+          const stop = startOAuthJobs(instances[0]!, { firstRunMs: 0, intervalMs: 3_600_000 });
+          await waitUntil(() => lines(/^oauth housekeeping failed$/).length === 1, 15_000);
+          await stop();
+        } finally {
+          await sql`alter table upstream_login_states_away rename to upstream_login_states`.execute(db);
+        }
+        assert.equal(lines(/^oauth housekeeping failed$/).length, 1, JSON.stringify(logs));
+        const stop = startOAuthJobs(instances[1]!, { firstRunMs: 0, intervalMs: 3_600_000 });
         await waitUntil(() => lines(/^oauth housekeeping (done|skipped)/).length === 1, 15_000);
-      } finally {
         await stop();
+        assert.equal(lines(/^oauth housekeeping done$/).length, 1, `another instance ran it at once: ${JSON.stringify(logs)}`);
+      } finally {
         await close();
       }
-      assert.equal(lines(/^oauth housekeeping done$/).length, 1, `another instance ran it at once: ${JSON.stringify(logs)}`);
     });
 
     it('a claim succeeds for one of many callers at once, and again only once the gap has passed', async () => {
@@ -142,6 +142,10 @@ for (const dialect of dialectsUnderTest()) {
         const later = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJobRun(dbs[i % 3]!, 'test-job', at + gap, gap)));
         assert.equal(later.filter(Boolean).length, 1, 'one again once it has');
         assert.equal(await claimJobRun(dbs[2]!, 'another-test-job', at + 1, gap), true, 'each job is claimed on its own');
+        await releaseJobRun(dbs[0]!, 'test-job', at);
+        assert.equal(await claimJobRun(dbs[0]!, 'test-job', at + gap + 1, gap), false, "giving back an older claim leaves the later one in place");
+        await releaseJobRun(dbs[0]!, 'test-job', at + gap);
+        assert.equal(await claimJobRun(dbs[0]!, 'test-job', at + gap + 1, gap), true, 'giving back the last claim lets the next caller in');
       } finally {
         await Promise.all(stores.map((store) => store.close()));
       }
