@@ -16,6 +16,7 @@ import { deletePendingRequestsExpiredBefore } from '../store/oauth-pending-reque
 import { deleteLoginStatesExpiredBefore, deleteSessionsExpiredBefore } from '../identity/index.ts';
 
 export const JOB_INTERVAL_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * Deletes dynamic and metadata-document clients unused since the cutoff that have no grant used
@@ -23,7 +24,7 @@ export const JOB_INTERVAL_MS = 60 * 60 * 1000;
  * clients, and only those it deleted lose their consents: a client used meanwhile keeps both.
  */
 export async function collectAbandonedClients(ctx: AppContext, at: number = now()): Promise<string[]> {
-  const cutoff = at - ctx.config.oauth.clientTtlDays * 24 * 3600 * 1000;
+  const cutoff = at - ctx.config.oauth.clientTtlDays * DAY_MS;
   // One transaction: a client removed without its consents (a run failing between the two) would
   // find them again if it came back under the same id (a metadata document's URL), and no later
   // run would see them.
@@ -62,14 +63,14 @@ export type HousekeepingResult = {
 export async function housekeeping(ctx: AppContext, at: number = now()): Promise<HousekeepingResult> {
   const db = ctx.store.db;
   const abandonedClients = (await collectAbandonedClients(ctx, at)).length;
-  const codes = await deleteCodesExpiredBefore(db, at - 24 * 3600 * 1000);
+  const codes = await deleteCodesExpiredBefore(db, at - DAY_MS);
   const tokens = await deleteTokensExpiredBefore(db, at);
   const pendingRequests = await deletePendingRequestsExpiredBefore(db, at);
   const graceResponses = await clearGraceResponses(db, at - ctx.config.oauth.refreshGraceSeconds * 1000);
   const sessions = await deleteSessionsExpiredBefore(db, at);
   const loginStates = await deleteLoginStatesExpiredBefore(db, at);
   const retentionDays = ctx.config.oauth.auditRetentionDays;
-  const auditEvents = retentionDays === 0 ? 0 : await deleteAuditEventsBefore(db, at - retentionDays * 24 * 3600 * 1000);
+  const auditEvents = retentionDays === 0 ? 0 : await deleteAuditEventsBefore(db, at - retentionDays * DAY_MS);
   return { abandonedClients, codes, ...tokens, pendingRequests, graceResponses, sessions, loginStates, auditEvents };
 }
 

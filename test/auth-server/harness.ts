@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config/load.ts';
+import { loadConfig, type DatabaseConfig } from '../../src/config/load.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { AppContext } from '../../src/http/context.ts';
 import { memoryLimits } from '../../src/limits/memory.ts';
@@ -26,6 +26,8 @@ export type Harness = {
   ctx: AppContext;
   /** The test database as a DATABASE_URL, for the CLI in a child process. */
   databaseUrl: string;
+  /** The same database as a store configuration, for another connection to it (another instance). */
+  databaseConfig: DatabaseConfig;
   request(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 };
@@ -48,6 +50,7 @@ export async function startHarness(dialect: Dialect = 'sqlite', env: Record<stri
   return {
     ctx,
     databaseUrl: database.url,
+    databaseConfig: database.config,
     request: async (path, init) => app.request(path.startsWith('http') ? path : `${BASE_URL}${path}`, init),
     close: cleanup,
   };

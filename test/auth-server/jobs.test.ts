@@ -29,7 +29,7 @@ for (const dialect of dialectsUnderTest()) {
 
     /** Two more instances' stores: their own connections to the harness's database. */
     const twoMoreConnections = (): Store[] =>
-      [1, 2].map(() => openStore(h.databaseUrl.startsWith('sqlite:') ? { kind: 'sqlite', path: h.databaseUrl.slice('sqlite:'.length) } : { kind: 'postgres', url: h.databaseUrl, poolMax: 2 }));
+      [1, 2].map(() => openStore(h.databaseConfig));
     const sessionsOf = async (userId: string) => (await h.ctx.store.db.selectFrom('browser_sessions').select('id_hash').where('user_id', '=', userId).execute()).length;
 
     it('an ended browser session signs no one in, and the job removes it but not a live one', async () => {
@@ -99,7 +99,7 @@ for (const dialect of dialectsUnderTest()) {
         await Promise.all(stops.map((stop) => stop()));
         await close();
       }
-      const done = lines(/^oauth housekeeping done$/) as LogLine[];
+      const done = lines(/^oauth housekeeping done$/);
       assert.equal(done.length, 1, `one instance ran it: ${JSON.stringify(logs)}`);
       assert.equal(lines(/^oauth housekeeping skipped/).length, 2, 'the other two skipped it');
       assert.ok((done[0]?.removed?.sessions ?? 0) >= 1, 'the run says what it removed');
